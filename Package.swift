@@ -1,0 +1,63 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "profctl",
+    products: [
+        .library(name: "Profiler", targets: ["Profiler"]),
+        .executable(name: "profctl", targets: ["profctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The system SQLite (libsqlite3-dev), plus a shim for what Swift cannot call directly.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The platform seam: the malloc family replaced inside the process.
+        .target(
+            name: "CAllocationHooks",
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
+        ),
+        .target(
+            name: "Profiler",
+            dependencies: ["CSQLite", "CAllocationHooks"],
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        .executableTarget(
+            name: "profctl",
+            dependencies: [
+                "Profiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Benchmarks are a program, not tests: figures as ratios against a baseline of the same run.
+        .target(name: "CBenchLoops", dependencies: ["CSQLite", "CAllocationHooks"]),
+        .executableTarget(
+            name: "profctl-bench",
+            dependencies: ["Profiler", "CBenchLoops", "CSQLite"]
+        ),
+        // Compiles migrations/*.sql into the binary so a copied profctl works anywhere.
+        .executableTarget(name: "EmbedMigrations"),
+        .plugin(
+            name: "EmbedMigrationsPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrations"]
+        ),
+        .testTarget(
+            name: "ProfilerTests",
+            dependencies: ["Profiler", "CAllocationHooks", "CSQLite"]
+        ),
+        .testTarget(
+            name: "profctlTests",
+            dependencies: [
+                "profctl",
+                "Profiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ]
+)

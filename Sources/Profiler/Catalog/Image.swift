@@ -1,0 +1,18 @@
+/// Stands for UIImage: decoded pixels (a CGImage's bitmap) plus how to draw them.
+/// The pixel buffer is real memory: width x height x 4 bytes x scale squared.
+public final class Image {
+    public let name: String
+    public let size: Size
+    public let scale: Double
+    public let pixels: [UInt8]
+
+    public init(name: String, size: Size, scale: Double = 1) {
+        self.name = name
+        self.size = size
+        self.scale = scale
+        let byteCount = Int(size.width * scale) * Int(size.height * scale) * 4
+        self.pixels = [UInt8](repeating: 0, count: byteCount)
+    }
+
+    public var byteCount: Int { pixels.count }
+}

@@ -1,0 +1,94 @@
+import CAllocationHooks
+
+/// What one measured region did to the heap, from the allocation hooks.
+public struct Allocations: Sendable, Equatable, Codable {
+    /// Allocations made in the region.
+    public var allocations: Int
+    /// Frees performed during the region, of any block.
+    public var frees: Int
+    /// Bytes the region's allocations asked for, and what malloc handed back.
+    public var requestedBytes: Int
+    public var usableBytes: Int
+    /// Of the region's own allocations, the bytes still live when it closed.
+    public var retainedRequestedBytes: Int
+    public var retainedUsableBytes: Int
+    /// Bytes of blocks allocated in an earlier measured region and freed during this one.
+    public var releasedRequestedBytes: Int
+    public var releasedUsableBytes: Int
+    /// Usable bytes of never-measured blocks freed during the region. Their requested
+    /// size is unknown, so they count only towards the usable figure.
+    public var untrackedFreedUsableBytes: Int
+
+    public static let zero = Allocations(
+        allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0,
+        retainedRequestedBytes: 0, retainedUsableBytes: 0,
+        releasedRequestedBytes: 0, releasedUsableBytes: 0, untrackedFreedUsableBytes: 0)
+
+    /// The change in live heap bytes the region caused, in requested bytes: what it
+    /// allocated and kept, less what it freed of earlier measured work.
+    public var netLiveBytes: Int { retainedRequestedBytes - releasedRequestedBytes }
+
+    /// The same in usable bytes; here every free is known, measured or not.
+    public var netLiveUsableBytes: Int {
+        retainedUsableBytes - releasedUsableBytes - untrackedFreedUsableBytes
+    }
+
+    init(_ r: profctl_region_result) {
+        allocations = Int(r.allocations)
+        frees = Int(r.frees)
+        requestedBytes = Int(r.requested_bytes)
+        usableBytes = Int(r.usable_bytes)
+        retainedRequestedBytes = Int(r.retained_requested_bytes)
+        retainedUsableBytes = Int(r.retained_usable_bytes)
+        releasedRequestedBytes = Int(r.released_requested_bytes)
+        releasedUsableBytes = Int(r.released_usable_bytes)
+        untrackedFreedUsableBytes = Int(r.untracked_freed_usable_bytes)
+    }
+
+    public init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,
+                retainedRequestedBytes: Int, retainedUsableBytes: Int,
+                releasedRequestedBytes: Int, releasedUsableBytes: Int, untrackedFreedUsableBytes: Int) {
+        self.allocations = allocations
+        self.frees = frees
+        self.requestedBytes = requestedBytes
+        self.usableBytes = usableBytes
+        self.retainedRequestedBytes = retainedRequestedBytes
+        self.retainedUsableBytes = retainedUsableBytes
+        self.releasedRequestedBytes = releasedRequestedBytes
+        self.releasedUsableBytes = releasedUsableBytes
+        self.untrackedFreedUsableBytes = untrackedFreedUsableBytes
+    }
+}
+
+/// Process-wide counters of the hooks: every thread, live or exited.
+public struct AllocationTotals: Sendable, Equatable {
+    public let allocations: Int
+    public let frees: Int
+    public let requestedBytes: Int
+    public let usableBytes: Int
+    public let freedUsableBytes: Int
+    /// Blocks allocated inside a measured region and not yet freed.
+    public let trackedLiveBlocks: Int
+    public let threadsSeen: Int
+    public let threadsExited: Int
+}
+
+/// The Swift face of the C allocation hooks.
+public enum AllocationHooks {
+    public static var totals: AllocationTotals {
+        var t = profctl_totals()
+        profctl_hooks_totals(&t)
+        return AllocationTotals(
+            allocations: Int(t.allocations), frees: Int(t.frees),
+            requestedBytes: Int(t.requested_bytes), usableBytes: Int(t.usable_bytes),
+            freedUsableBytes: Int(t.freed_usable_bytes), trackedLiveBlocks: Int(t.tracked_live_blocks),
+            threadsSeen: Int(t.threads_seen), threadsExited: Int(t.threads_exited))
+    }
+
+    /// True when the hooks really are this process's allocator. False under valgrind
+    /// (it owns malloc) or when Profiler is not linked into the executable.
+    public static var isActive: Bool { profctl_hooks_active() != 0 }
+
+    /// The innermost measured region of the calling thread, 0 when none.
+    public static var currentScope: UInt64 { profctl_current_scope() }
+}

@@ -1,0 +1,49 @@
+/// What happened to one instance of a component.
+public enum EventKind: String, Sendable, CaseIterable, Codable {
+    /// The instance (or its lazy container) was built.
+    case create
+    /// A lazy container built its real component.
+    case realize
+    /// A cache answered from what it held, or had to load.
+    case hit, miss
+    /// A cache dropped an entry.
+    case evict
+    /// The instance, or its realized component, was given up.
+    case release
+}
+
+/// One lifecycle event with the bytes the allocation hooks measured for it.
+public struct Event: Sendable, Equatable {
+    public var kind: EventKind
+    public var component: String
+    public var strategy: String
+    public var repeatIndex: Int
+    public var instance: Int
+    public var allocations: Int
+    public var frees: Int
+    /// Change in live heap bytes the event caused (negative for a release).
+    public var requestedBytes: Int
+    public var usableBytes: Int
+    public var durationNanoseconds: UInt64
+
+    public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
+                allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64) {
+        self.kind = kind
+        self.component = component
+        self.strategy = strategy
+        self.repeatIndex = repeatIndex
+        self.instance = instance
+        self.allocations = allocations
+        self.frees = frees
+        self.requestedBytes = requestedBytes
+        self.usableBytes = usableBytes
+        self.durationNanoseconds = durationNanoseconds
+    }
+}
+
+/// Where instrumented primitives send their events: the recorder, or a fake in tests.
+public protocol EventSink: AnyObject, Sendable {
+    /// Accepts one event. May block while the sink catches up; never drops silently:
+    /// throws when the event cannot be kept.
+    func record(_ event: Event) throws
+}

@@ -1,0 +1,43 @@
+/// Names what is being measured (component, strategy, repeat, instance) and where the
+/// events go. Instrumented primitives take one per call, so instrumentation adds no
+/// stored bytes to the things being measured.
+public struct Probe: Sendable {
+    public let sink: any EventSink
+    public let component: String
+    public let strategy: String
+    public let repeatIndex: Int
+    public var instance: Int
+
+    public init(sink: any EventSink, component: String, strategy: String, repeatIndex: Int = 0, instance: Int = 0) {
+        self.sink = sink
+        self.component = component
+        self.strategy = strategy
+        self.repeatIndex = repeatIndex
+        self.instance = instance
+    }
+
+    /// The same probe for another instance.
+    public func instance(_ index: Int) -> Probe {
+        var copy = self
+        copy.instance = index
+        return copy
+    }
+
+    /// Sends one event for a measured region. Its own allocations are kept out of any
+    /// region still open on this thread.
+    public func emit<T>(_ kind: EventKind, _ measured: Measured<T>) throws {
+        let a = measured.allocations
+        let event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
+                          instance: instance, allocations: a.allocations, frees: a.frees,
+                          requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
+                          durationNanoseconds: measured.durationNanoseconds)
+        try AllocationScope.excluded { try sink.record(event) }
+    }
+
+    /// Measures `body` and emits one event for it; returns what the body built.
+    public func measure<T>(_ kind: EventKind, _ body: () throws -> T) throws -> T {
+        let measured = try AllocationScope.measure(body)
+        try emit(kind, measured)
+        return measured.value
+    }
+}

@@ -1,0 +1,24 @@
+/// One numbered migration compiled into the binary from migrations/NNNN_name.sql.
+public struct EmbeddedMigration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+
+    /// FNV-1a 64 of the SQL text, recorded when applied, so a migration file edited
+    /// after it shipped is caught rather than silently diverging between databases.
+    public var checksum: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in sql.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}

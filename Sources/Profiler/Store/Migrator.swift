@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+
+/// Where one migration stands in one database.
+public struct MigrationStatus: Sendable, Equatable {
+    public enum State: String, Sendable { case applied, pending, unknown }
+    public let version: Int
+    public let name: String
+    public let state: State
+    public let appliedAt: String?
+}
+
+/// Applies the embedded migrations in order, each in one immediate transaction, and
+/// records each with its checksum. The bookkeeping table is the migrator's own; every
+/// other table and view comes from migrations/*.sql.
+public struct Migrator: Sendable {
+    public let migrations: [EmbeddedMigration]
+
+    public init(migrations: [EmbeddedMigration] = embeddedMigrations) {
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    INTEGER PRIMARY KEY,
+            name       TEXT NOT NULL,
+            checksum   TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        ) STRICT
+        """
+
+    /// The applied versions with their checksums; empty for a database never migrated.
+    func applied(in db: SQLiteConnection) throws -> [Int: (name: String, checksum: String, appliedAt: String)] {
+        let exists = try db.scalar(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
+        guard exists?.int64 == 1 else { return [:] }
+        var result: [Int: (String, String, String)] = [:]
+        for row in try db.rows("SELECT version, name, checksum, applied_at FROM schema_migrations") {
+            guard let version = row[0].int64 else { continue }
+            result[Int(version)] = (row[1].string ?? "", row[2].string ?? "", row[3].string ?? "")
+        }
+        return result
+    }
+
+    /// Every known and every unknown (newer) migration, in version order.
+    public func status(of db: SQLiteConnection) throws -> [MigrationStatus] {
+        let done = try applied(in: db)
+        var rows = migrations.map { m in
+            MigrationStatus(version: m.version, name: m.name,
+                            state: done[m.version] == nil ? .pending : .applied,
+                            appliedAt: done[m.version]?.appliedAt)
+        }
+        let known = Set(migrations.map(\.version))
+        for (version, info) in done where !known.contains(version) {
+            rows.append(MigrationStatus(version: version, name: info.name, state: .unknown, appliedAt: info.appliedAt))
+        }
+        return rows.sorted { $0.version < $1.version }
+    }
+
+    /// Refuses a database this binary cannot safely use: newer schema, or an applied
+    /// migration whose text differs from the embedded one.
+    public func verify(_ db: SQLiteConnection) throws {
+        let done = try applied(in: db)
+        if let newest = done.keys.max(), newest > latestVersion {
+            throw StoreError.schemaNewer(path: db.path, found: newest, known: latestVersion)
+        }
+        let userVersion = Int(try db.scalar("PRAGMA user_version")?.int64 ?? 0)
+        if userVersion > latestVersion {
+            throw StoreError.schemaNewer(path: db.path, found: userVersion, known: latestVersion)
+        }
+        for m in migrations {
+            if let recorded = done[m.version], recorded.checksum != m.checksum {
+                throw StoreError.checksumMismatch(path: db.path, version: m.version, name: m.name)
+            }
+        }
+    }
+
+    /// The highest applied version (0 for an empty database).
+    public func currentVersion(of db: SQLiteConnection) throws -> Int {
+        try applied(in: db).keys.max() ?? 0
+    }
+
+    /// Applies what is pending. Returns the versions it applied (empty when up to date).
+    @discardableResult
+    public func migrate(_ db: SQLiteConnection) throws -> [Int] {
+        try verify(db)
+        var appliedNow: [Int] = []
+        for m in migrations {
+            let didApply = try db.transaction {
+                try db.execute(Self.bookkeeping)
+                // Another process may have applied it while we waited for the lock.
+                if try db.scalar("SELECT 1 FROM schema_migrations WHERE version = ?", [.init(m.version)]) != nil {
+                    return false
+                }
+                try db.execute(m.sql)
+                try db.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                           [.init(m.version), .text(m.name), .text(m.checksum), .text(Timestamp.now())])
+                try db.execute("PRAGMA user_version = \(m.version)")
+                return true
+            }
+            if didApply { appliedNow.append(m.version) }
+        }
+        return appliedNow
+    }
+}

@@ -1,0 +1,123 @@
+import CSQLite
+import Foundation
+
+/// One connection to one SQLite file. It owns the handle and closes it when released.
+/// Not thread-safe: each thread that needs the database opens its own connection.
+public final class SQLiteConnection {
+    public enum Mode: Sendable {
+        /// Reading only; the file must exist. Writes are refused by SQLite itself.
+        case readOnly
+        /// Reading and writing; the file is created when missing.
+        case readWriteCreate
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    public let mode: Mode
+
+    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        var db: OpaquePointer?
+        let flags: Int32 = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: code, message: message)
+        }
+        self.handle = db
+        self.path = path
+        self.mode = mode
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        profctl_sqlite3_disable_dqs(db)
+        _ = profctl_sqlite3_disable_extension_loading(db)
+        if mode == .readOnly {
+            try execute("PRAGMA query_only = ON")
+        } else {
+            try execute("PRAGMA foreign_keys = ON")
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more statements that return nothing of interest.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text, sql: sql)
+        }
+    }
+
+    /// Prepares exactly one statement. Text after it (other than blanks and comments)
+    /// is an error, so a second statement is never silently ignored.
+    public func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        var leftover = ""
+        let code = sql.withCString { start -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(handle, start, -1, 0, &statement, &tail)
+            if let tail { leftover = String(cString: tail) }
+            return code
+        }
+        guard code == SQLITE_OK else { throw error(code, sql: sql) }
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement found", sql: sql)
+        }
+        let result = Statement(connection: self, handle: statement, sql: sql)
+        if containsStatement(leftover) {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "only one statement at a time is allowed; remove what follows the first ';'", sql: sql)
+        }
+        return result
+    }
+
+    /// Whether SQL text holds anything but whitespace, comments and semicolons.
+    /// Preparing (never running) it tells exactly: SQLite yields no statement for those.
+    private func containsStatement(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        var probe: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, text, -1, &probe, nil)
+        defer { sqlite3_finalize(probe) }
+        return code != SQLITE_OK || probe != nil
+    }
+
+    /// Rows of one statement with bound values.
+    public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try prepare(sql).rows(values)
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+        try rows(sql, values).first?.first
+    }
+
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws {
+        try prepare(sql).run(values)
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// Immediate transactions take the write lock up front, so they never fail half-way
+    /// with SQLITE_BUSY after doing work.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+}

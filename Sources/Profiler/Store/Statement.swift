@@ -1,0 +1,99 @@
+import CSQLite
+
+/// One prepared statement. It owns its handle and finalizes it when released.
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    private unowned let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
+        self.connection = connection
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// True when the statement makes no direct change to the database file.
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    public var columnNames: [String] {
+        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+
+    /// Binds values to ?1, ?2, ... in order, after clearing earlier bindings.
+    public func bind(_ values: [SQLValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    public func bind(_ value: SQLValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): code = sqlite3_bind_double(handle, index, v)
+        case .text(let v): code = profctl_sqlite3_bind_text_transient(handle, index, v, -1)
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes {
+                sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), nil)
+            }
+        }
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Advances one row. Returns false when the statement is done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = connection.error(code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    public func reset() { sqlite3_reset(handle) }
+
+    public func value(at column: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .null }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    /// The current row, one value per column.
+    public func row() -> [SQLValue] {
+        (0..<sqlite3_column_count(handle)).map { value(at: $0) }
+    }
+
+    /// Runs the statement with the given values and collects every row.
+    public func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try bind(values)
+        defer { reset() }
+        var result: [[SQLValue]] = []
+        while try step() { result.append(row()) }
+        return result
+    }
+
+    /// Runs the statement with the given values, ignoring any rows.
+    public func run(_ values: [SQLValue] = []) throws {
+        try bind(values)
+        defer { reset() }
+        while try step() {}
+    }
+}

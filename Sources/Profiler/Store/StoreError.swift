@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why a database cannot be used, each with the fix in its message.
+public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
+    case missingDatabase(path: String)
+    case notADatabase(path: String)
+    case schemaNewer(path: String, found: Int, known: Int)
+    case needsMigration(path: String, found: Int, latest: Int)
+    case checksumMismatch(path: String, version: Int, name: String)
+    case runNotFound(path: String, run: String)
+    case noRuns(path: String)
+    case readOnlyViolation(sql: String)
+
+    public var description: String {
+        switch self {
+        case .missingDatabase(let path):
+            "no database at \(path); record one first, for example: profctl record lazy-container --db \(path)"
+        case .notADatabase(let path):
+            "\(path) is not a SQLite database (or is damaged); point --db at a profctl database or at a new file"
+        case .schemaNewer(let path, let found, let known):
+            "\(path) has schema version \(found), newer than this profctl understands (\(known)); use a newer profctl"
+        case .needsMigration(let path, let found, let latest):
+            "\(path) has schema version \(found); this profctl expects \(latest). Run: profctl migrate --db \(path)"
+        case .checksumMismatch(let path, let version, let name):
+            "\(path): migration \(version) (\(name)) differs from the one applied to this database; migrations must never be edited once shipped"
+        case .runNotFound(let path, let run):
+            "no run \(run) in \(path); list runs with: profctl runs --db \(path)"
+        case .noRuns(let path):
+            "\(path) holds no complete runs yet; record one with: profctl record lazy-container --db \(path)"
+        case .readOnlyViolation(let sql):
+            "query is read-only and this statement would change the database: \(sql.trimmingCharacters(in: .whitespacesAndNewlines)). Use the sqlite3 shell for writes."
+        }
+    }
+}

@@ -1,0 +1,114 @@
+-- profctl schema, version 1: runs, lifecycle events, per-run rollups, and the
+-- `savings` views that analysts query. Never edit this file once it has shipped:
+-- add a new numbered migration instead.
+
+-- One recording of one scenario.
+CREATE TABLE runs (
+    run_id              TEXT PRIMARY KEY,          -- UUID, unique across machines
+    scenario            TEXT NOT NULL,
+    status              TEXT NOT NULL DEFAULT 'running'
+                        CHECK (status IN ('running', 'complete', 'aborted')),
+    started_at          TEXT NOT NULL,             -- ISO 8601, UTC
+    ended_at            TEXT,
+    git_commit          TEXT,                      -- GIT_COMMIT, GITHUB_SHA or git rev-parse HEAD
+    host                TEXT NOT NULL,
+    os                  TEXT NOT NULL,
+    arch                TEXT NOT NULL,
+    swift_version       TEXT NOT NULL,
+    build_configuration TEXT NOT NULL CHECK (build_configuration IN ('debug', 'release')),
+    tool_version        TEXT NOT NULL,
+    baseline_strategy   TEXT NOT NULL,             -- what savings are measured against
+    parameters          TEXT NOT NULL DEFAULT '{}' -- JSON object: instances, repeats, ...
+                        CHECK (json_valid(parameters)),
+    process_id          INTEGER NOT NULL,
+    error               TEXT                       -- why an aborted run stopped
+) STRICT;
+
+CREATE INDEX runs_by_scenario ON runs (scenario, started_at);
+
+-- One lifecycle event of one instance of a component built one way.
+-- requested_bytes / usable_bytes: the change in live heap bytes the event caused,
+-- as measured by the allocation hooks (negative for a release).
+CREATE TABLE events (
+    run_id          TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,              -- order within the run
+    repeat          INTEGER NOT NULL,              -- 0-based repetition of the scenario
+    component       TEXT NOT NULL,
+    strategy        TEXT NOT NULL,
+    instance        INTEGER NOT NULL,              -- 0-based within (repeat, component, strategy)
+    kind            TEXT NOT NULL
+                    CHECK (kind IN ('create', 'realize', 'hit', 'miss', 'evict', 'release')),
+    allocations     INTEGER NOT NULL,
+    frees           INTEGER NOT NULL,
+    requested_bytes INTEGER NOT NULL,
+    usable_bytes    INTEGER NOT NULL,
+    duration_ns     INTEGER NOT NULL,              -- monotonic clock, around the measured work
+    PRIMARY KEY (run_id, seq)
+) STRICT, WITHOUT ROWID;
+
+-- Written once when a run completes, so reports never scan raw events.
+-- instances: instances per repeat; *_bytes are totals over all repeats of the
+-- live bytes each instance holds (its create and realize events).
+CREATE TABLE rollups (
+    run_id                    TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    component                 TEXT NOT NULL,
+    strategy                  TEXT NOT NULL,
+    ordinal                   INTEGER NOT NULL,   -- order the scenario measured them in
+    instances                 INTEGER NOT NULL CHECK (instances > 0),
+    repeats                   INTEGER NOT NULL CHECK (repeats > 0),
+    allocations               INTEGER NOT NULL,
+    requested_bytes           INTEGER NOT NULL,
+    usable_bytes              INTEGER NOT NULL,
+    min_instance_requested    INTEGER NOT NULL,   -- equal to max when every instance cost the same
+    max_instance_requested    INTEGER NOT NULL,
+    min_instance_usable       INTEGER NOT NULL,
+    max_instance_usable       INTEGER NOT NULL,
+    released_requested_bytes  INTEGER NOT NULL,   -- given back by release events (positive)
+    released_usable_bytes     INTEGER NOT NULL,
+    PRIMARY KEY (run_id, component, strategy)
+) STRICT;
+
+-- Bytes per instance and savings against the run's baseline strategy, in requested
+-- bytes (what the code asked malloc for). The public contract for analysts.
+CREATE VIEW savings AS
+WITH per_instance AS (
+    SELECT run_id, component, strategy, ordinal, instances,
+           CAST(requested_bytes AS REAL) / (instances * repeats) AS bytes
+    FROM rollups
+)
+SELECT r.run_id,
+       r.scenario,
+       x.component,
+       x.strategy,
+       x.instances,
+       ROUND(x.bytes, 2)                                   AS bytes_per_instance,
+       r.baseline_strategy,
+       ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
+       ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
+FROM per_instance x
+JOIN runs r ON r.run_id = x.run_id
+LEFT JOIN per_instance b
+       ON b.run_id = x.run_id AND b.component = x.component AND b.strategy = r.baseline_strategy
+ORDER BY r.started_at, r.run_id, x.ordinal;
+
+-- The same in usable bytes (what malloc handed back, rounded up to its size classes).
+CREATE VIEW savings_usable AS
+WITH per_instance AS (
+    SELECT run_id, component, strategy, ordinal, instances,
+           CAST(usable_bytes AS REAL) / (instances * repeats) AS bytes
+    FROM rollups
+)
+SELECT r.run_id,
+       r.scenario,
+       x.component,
+       x.strategy,
+       x.instances,
+       ROUND(x.bytes, 2)                                   AS bytes_per_instance,
+       r.baseline_strategy,
+       ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
+       ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
+FROM per_instance x
+JOIN runs r ON r.run_id = x.run_id
+LEFT JOIN per_instance b
+       ON b.run_id = x.run_id AND b.component = x.component AND b.strategy = r.baseline_strategy
+ORDER BY r.started_at, r.run_id, x.ordinal;
