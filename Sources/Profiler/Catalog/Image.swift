@@ -1,6 +1,6 @@
 /// Stands for UIImage: decoded pixels (a CGImage's bitmap) plus how to draw them.
 /// The pixel buffer is real memory: width x height x 4 bytes x scale squared.
-public final class Image {
+public final class Image: Sendable {
     public let name: String
     public let size: Size
     public let scale: Double
@@ -15,4 +15,9 @@ public final class Image {
     }
 
     public var byteCount: Int { pixels.count }
+}
+
+extension Image {
+    /// A shared 32 x 32 point icon at scale 2, as an asset catalogue would hand out.
+    public static let sampleIcon = Image(name: "icon", size: Size(width: 32, height: 32), scale: 2)
 }

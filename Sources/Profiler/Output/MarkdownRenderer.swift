@@ -1,0 +1,19 @@
+import Foundation
+
+/// A GitHub-flavoured Markdown table, for pull-request comments and docs.
+public struct MarkdownRenderer: Renderer {
+    public init() {}
+
+    public func render(_ table: ResultTable) -> String {
+        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        let numeric = table.columns.indices.map { column in
+            !table.rows.isEmpty && table.rows.allSatisfy { column < $0.count && ($0[column].isNumeric || $0[column] == .null) }
+        }
+        var out = "| " + table.columns.map(escape).joined(separator: " | ") + " |\n"
+        out += "|" + numeric.map { $0 ? "---:|" : "---|" }.joined() + "\n"
+        for row in table.rows {
+            out += "| " + row.map { escape($0.displayText) }.joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A plain aligned table for terminals: numbers right-aligned, text left-aligned.
+public struct TableRenderer: Renderer {
+    public init() {}
+
+    public func render(_ table: ResultTable) -> String {
+        let cells = table.rows.map { $0.map(\.displayText) }
+        var widths = table.columns.map(\.count)
+        for row in cells {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        let numeric = table.columns.indices.map { column in
+            !table.rows.isEmpty && table.rows.allSatisfy { column < $0.count && ($0[column].isNumeric || $0[column] == .null) }
+        }
+        func line(_ values: [String]) -> String {
+            values.enumerated().map { i, value in
+                let pad = String(repeating: " ", count: widths[i] - value.count)
+                return numeric[i] ? pad + value : value + pad
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var out = [line(table.columns), line(widths.map { String(repeating: "-", count: $0) })]
+        out += cells.map(line)
+        return out.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,82 @@
+/// One row of the runs table.
+public struct RunInfo: Sendable, Equatable, Codable {
+    public let runID: String
+    public let scenario: String
+    public let status: String
+    public let startedAt: String
+    public let endedAt: String?
+    public let gitCommit: String?
+    public let host: String
+    public let os: String
+    public let arch: String
+    public let swiftVersion: String
+    public let buildConfiguration: String
+    public let toolVersion: String
+    public let baselineStrategy: String
+    public let parameters: String
+    public let error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", scenario, status, startedAt = "started_at", endedAt = "ended_at"
+        case gitCommit = "git_commit", host, os, arch, swiftVersion = "swift_version"
+        case buildConfiguration = "build_configuration", toolVersion = "tool_version"
+        case baselineStrategy = "baseline_strategy", parameters, error
+    }
+
+    static let columns = """
+        run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version,
+        build_configuration, tool_version, baseline_strategy, parameters, error
+        """
+
+    init(row: [SQLValue]) {
+        runID = row[0].string ?? ""
+        scenario = row[1].string ?? ""
+        status = row[2].string ?? ""
+        startedAt = row[3].string ?? ""
+        endedAt = row[4].string
+        gitCommit = row[5].string
+        host = row[6].string ?? ""
+        os = row[7].string ?? ""
+        arch = row[8].string ?? ""
+        swiftVersion = row[9].string ?? ""
+        buildConfiguration = row[10].string ?? ""
+        toolVersion = row[11].string ?? ""
+        baselineStrategy = row[12].string ?? ""
+        parameters = row[13].string ?? "{}"
+        error = row[14].string
+    }
+}
+
+/// Finding runs: all of them, or one by id, id prefix or `latest`.
+public enum RunQueries {
+    public static func list(_ db: SQLiteConnection, limit: Int = 50) throws -> [RunInfo] {
+        try db.rows("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)])
+            .map(RunInfo.init(row:))
+    }
+
+    /// `latest` is the newest complete run (of `scenario`, when given); anything else
+    /// is a run id or an unambiguous prefix of one.
+    public static func resolve(_ reference: String, scenario: String? = nil, in db: SQLiteConnection) throws -> RunInfo {
+        if reference == "latest" {
+            let rows = try db.rows("""
+                SELECT \(RunInfo.columns) FROM runs
+                WHERE status = 'complete' AND (?1 IS NULL OR scenario = ?1)
+                ORDER BY started_at DESC, run_id DESC LIMIT 1
+                """, [SQLValue(scenario)])
+            guard let row = rows.first else { throw StoreError.noRuns(path: db.path) }
+            return RunInfo(row: row)
+        }
+        let rows = try db.rows("SELECT \(RunInfo.columns) FROM runs WHERE run_id LIKE ? || '%' ESCAPE '\\' LIMIT 2",
+                               [.text(escapeLike(reference.lowercased()))])
+        guard rows.count == 1, let row = rows.first, !reference.isEmpty else {
+            throw StoreError.runNotFound(path: db.path, run: reference)
+        }
+        return RunInfo(row: row)
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

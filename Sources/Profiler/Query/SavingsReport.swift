@@ -1,0 +1,62 @@
+/// Which bytes a report counts.
+public enum ByteMeasure: String, Sendable, CaseIterable {
+    /// What the code asked malloc for.
+    case requested
+    /// What malloc handed back (rounded up to its size classes).
+    case usable
+
+    /// The view holding savings in this measure.
+    var view: String { self == .requested ? "savings" : "savings_usable" }
+}
+
+/// One row of the `savings` view.
+public struct SavingsRow: Sendable, Equatable, Codable {
+    public let component: String
+    public let strategy: String
+    public let instances: Int
+    public let bytesPerInstance: Double
+    public let baselineStrategy: String
+    public let savedBytes: Double?
+    public let savingsPct: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case component, strategy, instances
+        case bytesPerInstance = "bytes_per_instance"
+        case baselineStrategy = "baseline_strategy"
+        case savedBytes = "saved_bytes"
+        case savingsPct = "savings_pct"
+    }
+}
+
+/// The savings table of one run.
+public struct SavingsReport: Sendable, Equatable, Codable {
+    public let run: RunInfo
+    public let measure: String
+    public let rows: [SavingsRow]
+
+    enum CodingKeys: String, CodingKey { case run, measure = "bytes", rows }
+
+    public static func load(run reference: String, measure: ByteMeasure, from db: SQLiteConnection) throws -> SavingsReport {
+        let run = try RunQueries.resolve(reference, in: db)
+        let rows = try db.rows("""
+            SELECT component, strategy, instances, bytes_per_instance, baseline_strategy, saved_bytes, savings_pct
+            FROM \(measure.view) WHERE run_id = ?
+            """, [.text(run.runID)])
+        return SavingsReport(run: run, measure: measure.rawValue, rows: rows.map { r in
+            SavingsRow(component: r[0].string ?? "", strategy: r[1].string ?? "",
+                       instances: Int(r[2].int64 ?? 0), bytesPerInstance: r[3].double ?? 0,
+                       baselineStrategy: r[4].string ?? "", savedBytes: r[5].double, savingsPct: r[6].double)
+        })
+    }
+
+    /// The rows as a table for the text renderers.
+    public var table: ResultTable {
+        ResultTable(
+            columns: ["component", "strategy", "instances", "bytes/instance", "saved", "savings %"],
+            rows: rows.map { r in
+                [.text(r.component), .text(r.strategy), .integer(Int64(r.instances)),
+                 .real(r.bytesPerInstance), r.savedBytes.map(SQLValue.real) ?? .null,
+                 r.savingsPct.map(SQLValue.real) ?? .null]
+            })
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// An event with its place in the run's order.
+struct SequencedEvent: Sendable {
+    let seq: Int64
+    let event: Event
+}
+
+/// A bounded queue of events between the measuring thread and the writer thread.
+/// A full buffer makes the producer wait (it never drops an event); a failure on the
+/// writer side is handed back to the producer on its next call.
+final class EventBuffer: @unchecked Sendable {
+    // All stored state is guarded by `condition`.
+    private let condition = NSCondition()
+    private var items: [SequencedEvent] = []
+    private var nextSeq: Int64 = 0
+    private var head = 0
+    private var closed = false
+    private var failure: (any Error)?
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        items.reserveCapacity(self.capacity)
+    }
+
+    /// Adds one event, waiting while the buffer is full.
+    func push(_ event: Event) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count - head >= capacity && failure == nil {
+            condition.wait()
+        }
+        if let failure { throw failure }
+        if head > 0 && items.count == items.capacity {
+            items.removeFirst(head)
+            head = 0
+        }
+        items.append(SequencedEvent(seq: nextSeq, event: event))
+        nextSeq += 1
+        condition.broadcast()
+    }
+
+    /// Takes up to `limit` events, waiting until there is at least one or the buffer is
+    /// closed. Returns an empty batch only when closed and drained.
+    func popBatch(limit: Int) -> [SequencedEvent] {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count == head && !closed {
+            condition.wait()
+        }
+        let end = min(items.count, head + limit)
+        let batch = Array(items[head..<end])
+        head = end
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        condition.broadcast()
+        return batch
+    }
+
+    /// No more events will come; the consumer drains what is left.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The consumer failed: producers get this error from now on.
+    func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// How many events were accepted so far.
+    var accepted: Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return nextSeq
+    }
+
+    var error: (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Records one run: the run row first, then events through a bounded buffer to one
+/// writer thread that inserts them in large transactions with one prepared statement,
+/// then the rollups and the final status in one transaction.
+///
+///     let recorder = try Recorder.start(database: "profile.sqlite", run: description)
+///     try probe.measure(.create) { ... }      // probes send events to the recorder
+///     let summary = try recorder.finish()
+public final class Recorder: EventSink, @unchecked Sendable {
+    public let runID: String
+    public let databasePath: String
+    private let buffer: EventBuffer
+    private let writerDone = DispatchSemaphore(value: 0)
+    // Touched only by the thread that calls start/finish/abort.
+    private let connection: SQLiteConnection
+    private var ended = false
+
+    /// Events per write transaction: large enough that the commit cost vanishes.
+    static let batchSize = 4096
+
+    private init(runID: String, connection: SQLiteConnection, bufferCapacity: Int) {
+        self.runID = runID
+        self.connection = connection
+        self.databasePath = connection.path
+        self.buffer = EventBuffer(capacity: bufferCapacity)
+    }
+
+    /// Opens (creating and migrating if needed) the database, inserts the run as
+    /// `running` and starts the writer thread.
+    public static func start(database path: String, run: RunDescription,
+                             environment: RunEnvironment = .current(),
+                             bufferCapacity: Int = 65_536) throws -> Recorder {
+        let connection = try ProfileStore.openForWriting(path: path)
+        let runID = UUID().uuidString.lowercased()
+        try connection.run("""
+            INSERT INTO runs (run_id, scenario, status, started_at, git_commit, host, os, arch, swift_version,
+                              build_configuration, tool_version, baseline_strategy, parameters, process_id)
+            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [
+                .text(runID), .text(run.scenario), .text(Timestamp.now()), SQLValue(environment.gitCommit),
+                .text(environment.host), .text(environment.os), .text(environment.arch),
+                .text(environment.swiftVersion), .text(environment.buildConfiguration),
+                .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.parametersJSON),
+                .init(Int(getpid())),
+            ])
+        let recorder = Recorder(runID: runID, connection: connection, bufferCapacity: bufferCapacity)
+        recorder.startWriter()
+        return recorder
+    }
+
+    private func startWriter() {
+        let thread = Thread { [buffer, databasePath, runID, writerDone] in
+            EventWriter.drain(buffer, into: databasePath, runID: runID)
+            writerDone.signal()
+        }
+        thread.name = "profctl-writer"
+        thread.start()
+    }
+
+    public func record(_ event: Event) throws {
+        try buffer.push(event)
+    }
+
+    /// Waits for every event to be written, then writes the rollups and marks the run
+    /// complete, all in one transaction. On failure the run is marked aborted.
+    @discardableResult
+    public func finish() throws -> RunSummary {
+        guard !ended else { throw RecorderError.alreadyEnded(runID) }
+        ended = true
+        buffer.close()
+        writerDone.wait()
+        do {
+            if let error = buffer.error { throw error }
+            try connection.transaction {
+                try connection.run(Self.rollupSQL, [.text(runID)])
+                try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_id = ?",
+                                   [.text(Timestamp.now()), .text(runID)])
+            }
+        } catch {
+            markAborted(because: error)
+            throw error
+        }
+        return RunSummary(runID: runID, events: Int(buffer.accepted))
+    }
+
+    /// Stops the run and marks it aborted with the reason. Events already written stay.
+    public func abort(because error: any Error) {
+        guard !ended else { return }
+        ended = true
+        buffer.close()
+        writerDone.wait()
+        markAborted(because: error)
+    }
+
+    private func markAborted(because error: any Error) {
+        try? connection.run("UPDATE runs SET status = 'aborted', ended_at = ?, error = ? WHERE run_id = ?",
+                            [.text(Timestamp.now()), .text(String(describing: error)), .text(runID)])
+    }
+
+    deinit {
+        if !ended { abort(because: RecorderError.notFinished) }
+    }
+
+    /// Per (component, strategy): the bytes each instance holds (its create and realize
+    /// events), over all repeats, with the smallest and largest instance so a report can
+    /// tell an exact figure from an average.
+    static let rollupSQL = """
+        WITH per_instance AS (
+            SELECT component, strategy, repeat, instance,
+                   MIN(seq) AS first_seq,
+                   MAX(kind = 'create') AS created,
+                   SUM(CASE WHEN kind IN ('create', 'realize') THEN allocations ELSE 0 END) AS allocations,
+                   SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) AS requested,
+                   SUM(CASE WHEN kind IN ('create', 'realize') THEN usable_bytes ELSE 0 END) AS usable,
+                   SUM(CASE WHEN kind = 'release' THEN -requested_bytes ELSE 0 END) AS released_requested,
+                   SUM(CASE WHEN kind = 'release' THEN -usable_bytes ELSE 0 END) AS released_usable
+            FROM events
+            WHERE run_id = ?1
+            GROUP BY component, strategy, repeat, instance
+        )
+        INSERT INTO rollups (run_id, component, strategy, ordinal, instances, repeats, allocations,
+                             requested_bytes, usable_bytes,
+                             min_instance_requested, max_instance_requested,
+                             min_instance_usable, max_instance_usable,
+                             released_requested_bytes, released_usable_bytes)
+        SELECT ?1, component, strategy,
+               ROW_NUMBER() OVER (ORDER BY MIN(first_seq)),
+               SUM(created) / COUNT(DISTINCT repeat), COUNT(DISTINCT repeat), SUM(allocations),
+               SUM(requested), SUM(usable),
+               MIN(requested), MAX(requested), MIN(usable), MAX(usable),
+               SUM(released_requested), SUM(released_usable)
+        FROM per_instance
+        GROUP BY component, strategy
+        HAVING SUM(created) > 0
+        """
+}
+
+/// What a finished run wrote.
+public struct RunSummary: Sendable, Equatable {
+    public let runID: String
+    public let events: Int
+}
+
+public enum RecorderError: Error, CustomStringConvertible, Sendable {
+    case alreadyEnded(String)
+    case notFinished
+
+    public var description: String {
+        switch self {
+        case .alreadyEnded(let run): "run \(run) has already ended"
+        case .notFinished: "the recorder was released before finish() was called"
+        }
+    }
+}

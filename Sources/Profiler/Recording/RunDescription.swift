@@ -1,0 +1,57 @@
+import Foundation
+
+/// A parameter of a run, stored in runs.parameters as JSON.
+public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let v = try? container.decode(Bool.self) { self = .bool(v) }
+        else if let v = try? container.decode(Int.self) { self = .int(v) }
+        else if let v = try? container.decode(Double.self) { self = .double(v) }
+        else { self = .string(try container.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .int(let v): try container.encode(v)
+        case .double(let v): try container.encode(v)
+        case .string(let v): try container.encode(v)
+        case .bool(let v): try container.encode(v)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .int(let v): String(v)
+        case .double(let v): String(v)
+        case .string(let v): v
+        case .bool(let v): String(v)
+        }
+    }
+}
+
+/// What a run is about to record: the scenario, what savings are measured against,
+/// and its parameters.
+public struct RunDescription: Sendable, Equatable {
+    public var scenario: String
+    public var baselineStrategy: String
+    public var parameters: [String: ParameterValue]
+
+    public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue]) {
+        self.scenario = scenario
+        self.baselineStrategy = baselineStrategy
+        self.parameters = parameters
+    }
+
+    var parametersJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(parameters) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

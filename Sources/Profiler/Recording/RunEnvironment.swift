@@ -1,0 +1,94 @@
+import Foundation
+
+/// Where and with what a run was recorded: stored with every run so a comparison can
+/// tell like from unlike.
+public struct RunEnvironment: Sendable, Equatable, Codable {
+    public var host: String
+    public var os: String
+    public var arch: String
+    public var swiftVersion: String
+    public var buildConfiguration: String
+    public var toolVersion: String
+    public var gitCommit: String?
+
+    /// Reads this process's environment. `git rev-parse HEAD` runs only when neither
+    /// GIT_COMMIT nor GITHUB_SHA is set.
+    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
+                               directory: String = FileManager.default.currentDirectoryPath) -> RunEnvironment {
+        RunEnvironment(
+            host: ProcessInfo.processInfo.hostName,
+            os: operatingSystem(),
+            arch: machine(),
+            swiftVersion: compilerVersion,
+            buildConfiguration: buildConfiguration,
+            toolVersion: ProfilerVersion.current,
+            gitCommit: gitCommit(environment: environment, directory: directory))
+    }
+
+    public static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    /// The compiler that built this binary, to the minor version.
+    public static var compilerVersion: String {
+        #if compiler(>=6.5)
+        ">=6.5"
+        #elseif compiler(>=6.4)
+        "6.4"
+        #elseif compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #elseif compiler(>=6.1)
+        "6.1"
+        #else
+        "6.0"
+        #endif
+    }
+
+    static func gitCommit(environment: [String: String], directory: String) -> String? {
+        for key in ["GIT_COMMIT", "GITHUB_SHA"] {
+            if let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", directory, "rev-parse", "HEAD"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    static func operatingSystem() -> String {
+        var name = "Linux"
+        if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
+            for line in release.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+                name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        var info = utsname()
+        guard uname(&info) == 0 else { return name }
+        let kernel = withUnsafeBytes(of: &info.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(name), kernel \(kernel)"
+    }
+
+    static func machine() -> String {
+        var info = utsname()
+        guard uname(&info) == 0 else { return "unknown" }
+        return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+public enum ProfilerVersion {
+    /// The version of profctl and of the database format it writes.
+    public static let current = "0.1.0"
+}

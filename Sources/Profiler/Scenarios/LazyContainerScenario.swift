@@ -1,0 +1,77 @@
+/// Seed experiment 1: Label, Button and ImageView built directly (`eager`), wrapped in
+/// a lazy container that is never realized (`lazy`), and wrapped then realized
+/// (`lazy-realized`). Each instance is measured on its own, so bytes per instance are
+/// exact, and released again under measurement.
+public struct LazyContainerScenario: Scenario {
+    public let name = "lazy-container"
+    public let summary = "Label, Button, ImageView: eager vs lazy container vs lazy container realized (seed 1)"
+    public let baselineStrategy = "eager"
+    public let strategies = ["eager", "lazy", "lazy-realized"]
+    public let defaultInstances = 1000
+
+    public init() {}
+
+    public func run(_ context: ScenarioContext) throws {
+        let count = context.options.instances ?? defaultInstances
+        // Non-capturing factories: a capture would add a closure context to every container.
+        try measure("Label", count, context) { Label(text: "Hello, profctl") }
+        try measure("Button", count, context) { Button(title: "Send") }
+        try measure("ImageView", count, context) { ImageView(image: Image.sampleIcon) }
+    }
+
+    private func measure<C: View>(_ component: String, _ count: Int, _ context: ScenarioContext,
+                                  _ make: @escaping () -> C) throws {
+        for strategy in strategies {
+            // Warm-up: the first use of a generic type or a static allocates once per process.
+            let warmUp = ScenarioContext(sink: DiscardingSink(), repeatIndex: context.repeatIndex, options: context.options)
+            try run(strategy, component, 1, warmUp, make)
+            try run(strategy, component, count, context, make)
+            context.progress("\(name): \(component) \(strategy): \(count) instances")
+        }
+    }
+
+    private func run<C: View>(_ strategy: String, _ component: String, _ count: Int,
+                              _ context: ScenarioContext, _ make: @escaping () -> C) throws {
+        let probe = context.probe(component: component, strategy: strategy)
+        // The parent has room for every child up front, so adding one allocates nothing
+        // and each instance is charged only for itself.
+        let parent = View()
+        parent.prepareToHost(count)
+        switch strategy {
+        case "eager":
+            var views: [C] = []
+            views.reserveCapacity(count)
+            for i in 0..<count {
+                views.append(try probe.instance(i).measure(.create) {
+                    let view = make()
+                    parent.addSubview(view)
+                    return view
+                })
+            }
+            for i in (0..<count).reversed() {
+                try probe.instance(i).measure(.release) {
+                    let view = views.removeLast()
+                    view.removeFromSuperview()
+                }
+            }
+        case "lazy", "lazy-realized":
+            var containers: [LazyContainer<C, View>] = []
+            containers.reserveCapacity(count)
+            for i in 0..<count {
+                let container = try LazyContainer<C, View>.make(probe: probe.instance(i), make)
+                if strategy == "lazy-realized" {
+                    try container.ensure(in: parent, probe: probe.instance(i))
+                }
+                containers.append(container)
+            }
+            for i in (0..<count).reversed() {
+                if let container = containers.last, container.isRealized {
+                    try container.remove(probe: probe.instance(i))
+                }
+                try probe.instance(i).measure(.release) { _ = containers.removeLast() }
+            }
+        default:
+            throw ScenarioError.invalidOption("\(name) has no strategy '\(strategy)'; strategies: \(strategies.joined(separator: ", "))")
+        }
+    }
+}

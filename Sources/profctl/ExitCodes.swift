@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Profiler
+
+/// Every exit status profctl uses, in one place (documented in docs/cli.md).
+enum ExitCodes {
+    static let success: Int32 = 0
+    /// Anything that went wrong that is not one of the below: I/O, a failed run, a missing run.
+    static let failure: Int32 = 1
+    /// The database cannot be used as it is: not a database, a newer or older schema,
+    /// an edited migration.
+    static let unusableDatabase: Int32 = 3
+    /// The command line itself is wrong (ArgumentParser's validation errors use it too).
+    static let usage: Int32 = 64
+
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case let store as StoreError:
+            switch store {
+            case .notADatabase, .schemaNewer, .needsMigration, .checksumMismatch: unusableDatabase
+            case .readOnlyViolation: usage
+            case .missingDatabase, .runNotFound, .noRuns: failure
+            }
+        case is ScenarioError: usage
+        default: failure
+        }
+    }
+}
+
+/// Runs a command body, turning library errors into a message on stderr and the exit
+/// code that goes with them.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        Console.error(String(describing: error))
+        throw ExitCode(ExitCodes.code(for: error))
+    }
+}
+
+/// stdout carries data; stderr carries messages.
+enum Console {
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func message(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        message("profctl: error: \(text)")
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Profiler
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring the database's schema up to this profctl's, or show where it stands.",
+        discussion: """
+            Each migration applies in one transaction and is recorded with a checksum. \
+            `record` migrates on its own; read-only commands ask you to run this.
+
+            Example:
+              profctl migrate --status
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "Only show applied and pending migrations; change nothing.")
+    var status = false
+
+    func run() throws {
+        try reportingErrors {
+            let migrator = Migrator()
+            if status {
+                let db = try ProfileStore.openForInspection(path: database.path)
+                let rows = try migrator.status(of: db)
+                Console.output(TableRenderer().render(ResultTable(
+                    columns: ["version", "name", "state", "applied_at"],
+                    rows: rows.map { [.init($0.version), .text($0.name), .text($0.state.rawValue), SQLValue($0.appliedAt)] })))
+                return
+            }
+            let (_, applied) = try ProfileStore.openAndMigrate(path: database.path, migrator: migrator)
+            let names = applied.compactMap { v in migrator.migrations.first { $0.version == v }.map { "\(v) (\($0.name))" } }
+            Console.message(applied.isEmpty
+                ? "\(database.path) is up to date at schema version \(migrator.latestVersion)"
+                : "\(database.path): applied \(names.joined(separator: ", ")); now at schema version \(migrator.latestVersion)")
+        }
+    }
+}

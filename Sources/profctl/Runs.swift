@@ -1,0 +1,38 @@
+import ArgumentParser
+import Profiler
+
+struct Runs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List recorded runs, newest first.",
+        discussion: """
+            Example:
+              profctl runs --limit 5 --format json
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "At most this many runs.")
+    var limit = 20
+
+    @Option(help: "table, markdown, csv or json.")
+    var format = OutputFormat.table
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let db = try ProfileStore.openForReading(path: database.path)
+            let runs = try RunQueries.list(db, limit: limit)
+            let table = ResultTable(
+                columns: ["run_id", "scenario", "status", "started_at", "build", "git_commit", "parameters"],
+                rows: runs.map { r in
+                    [.text(r.runID), .text(r.scenario), .text(r.status), .text(r.startedAt),
+                     .text(r.buildConfiguration), SQLValue(r.gitCommit.map { String($0.prefix(12)) }), .text(r.parameters)]
+                })
+            Console.output(format.renderer.render(table))
+        }
+    }
+}
