@@ -5,7 +5,12 @@ public struct MarkdownRenderer: Renderer {
     public init() {}
 
     public func render(_ table: ResultTable) -> String {
-        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        // A pipe ends a cell and a newline ends the row: neither may pass through as is.
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "|", with: "\\|")
+                .replacingOccurrences(of: "\r\n", with: "<br>")
+                .replacingOccurrences(of: "\n", with: "<br>")
+        }
         let numeric = table.columns.indices.map { column in
             !table.rows.isEmpty && table.rows.allSatisfy { column < $0.count && ($0[column].isNumeric || $0[column] == .null) }
         }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+@Suite("Migrations")
+struct MigratorTests {
+    private func schema(_ db: SQLiteConnection) throws -> [[SQLValue]] {
+        try db.rows("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+    }
+
+    @Test("an empty database gets every migration; a second run applies nothing and changes nothing")
+    func migrateTwice() throws {
+        let temp = try TemporaryDatabase()
+        let migrator = Migrator()
+        #expect(migrator.latestVersion >= 1)
+        let (first, applied) = try ProfileStore.openAndMigrate(path: temp.path, migrator: migrator)
+        #expect(applied == migrator.migrations.map(\.version))
+        let before = try schema(first)
+        #expect(before.contains { $0[1] == .text("savings") })
+        #expect(try first.scalar("PRAGMA user_version")?.int64 == Int64(migrator.latestVersion))
+
+        let (second, appliedAgain) = try ProfileStore.openAndMigrate(path: temp.path, migrator: migrator)
+        #expect(appliedAgain.isEmpty)
+        #expect(try schema(second) == before)
+        #expect(try migrator.status(of: second).allSatisfy { $0.state == .applied })
+    }
+
+    @Test("a database whose schema is newer than the binary is refused, for writing and for reading")
+    func newerSchemaRefused() throws {
+        let temp = try TemporaryDatabase()
+        let db = try ProfileStore.openForWriting(path: temp.path)
+        try db.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (999, 'future', 'x', 'now')")
+        let latest = Migrator().latestVersion
+        #expect(throws: StoreError.schemaNewer(path: temp.path, found: 999, known: latest)) {
+            _ = try ProfileStore.openForWriting(path: temp.path)
+        }
+        #expect(throws: StoreError.schemaNewer(path: temp.path, found: 999, known: latest)) {
+            _ = try ProfileStore.openForReading(path: temp.path)
+        }
+    }
+
+    @Test("an applied migration whose text has changed is caught by its checksum")
+    func editedMigrationCaught() throws {
+        let temp = try TemporaryDatabase()
+        _ = try ProfileStore.openForWriting(path: temp.path)
+        let edited = Migrator().migrations.map { m in
+            m.version == 1 ? EmbeddedMigration(version: 1, name: m.name, sql: m.sql + "\n-- edited") : m
+        }
+        #expect(throws: StoreError.checksumMismatch(path: temp.path, version: 1, name: "initial")) {
+            _ = try ProfileStore.openForWriting(path: temp.path, migrator: Migrator(migrations: edited))
+        }
+    }
+
+    @Test("a database behind the binary is migrated by record but refused by readers with the fix")
+    func olderSchemaNeedsMigration() throws {
+        let temp = try TemporaryDatabase()
+        let next = EmbeddedMigration(version: 2, name: "next", sql: "CREATE TABLE later (x INTEGER) STRICT;")
+        let newer = Migrator(migrations: Migrator().migrations.filter { $0.version == 1 } + [next])
+        _ = try ProfileStore.openForWriting(path: temp.path, migrator: Migrator(migrations: Array(newer.migrations.prefix(1))))
+        #expect(throws: StoreError.needsMigration(path: temp.path, found: 1, latest: 2)) {
+            _ = try ProfileStore.openForReading(path: temp.path, migrator: newer)
+        }
+        let (_, applied) = try ProfileStore.openAndMigrate(path: temp.path, migrator: newer)
+        #expect(applied == [2])
+    }
+
+    @Test("a failing migration leaves the database as it was")
+    func failedMigrationRollsBack() throws {
+        let temp = try TemporaryDatabase()
+        let broken = EmbeddedMigration(version: 2, name: "broken",
+                                       sql: "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);")
+        let migrator = Migrator(migrations: Migrator().migrations.filter { $0.version == 1 } + [broken])
+        #expect(throws: SQLiteError.self) { _ = try ProfileStore.openForWriting(path: temp.path, migrator: migrator) }
+        let db = try SQLiteConnection(path: temp.path, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'half'")?.int64 == 0)
+        #expect(try Migrator().currentVersion(of: db) == 1)
+    }
+
+    @Test("a file that is not a database is refused with its name and left untouched")
+    func notADatabase() throws {
+        let temp = try TemporaryDatabase()
+        let text = Data(String(repeating: "this is not sqlite\n", count: 300).utf8)
+        try text.write(to: URL(fileURLWithPath: temp.path))
+        #expect(throws: StoreError.notADatabase(path: temp.path)) { _ = try ProfileStore.openForWriting(path: temp.path) }
+        #expect(throws: StoreError.notADatabase(path: temp.path)) { _ = try ProfileStore.openForReading(path: temp.path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: temp.path)) == text)
+    }
+
+    @Test("reading a missing database says how to make one and creates nothing")
+    func missingDatabase() throws {
+        let temp = try TemporaryDatabase()
+        #expect(throws: StoreError.missingDatabase(path: temp.path)) { _ = try ProfileStore.openForReading(path: temp.path) }
+        #expect(!FileManager.default.fileExists(atPath: temp.path))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+@Suite("Read-only query")
+struct ReadOnlyQueryTests {
+    private func database() throws -> (TemporaryDatabase, SQLiteConnection) {
+        let temp = try TemporaryDatabase()
+        _ = try ProfileStore.openForWriting(path: temp.path)
+        return (temp, try ProfileStore.openForReading(path: temp.path))
+    }
+
+    @Test("statements that would write are refused with a clear message", arguments: [
+        "INSERT INTO runs (run_id) VALUES ('x')",
+        "DELETE FROM runs",
+        "UPDATE runs SET status = 'complete'",
+        "DROP VIEW savings",
+        "CREATE TABLE mine (x INTEGER)",
+    ])
+    func writesRefused(sql: String) throws {
+        let (_, db) = try database()
+        #expect(throws: StoreError.readOnlyViolation(sql: sql)) { _ = try ReadOnlyQuery.run(sql, on: db) }
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'savings'")?.int64 == 1)
+    }
+
+    @Test("a second statement is refused rather than ignored")
+    func oneStatementOnly() throws {
+        let (_, db) = try database()
+        #expect(throws: SQLiteError.self) { _ = try ReadOnlyQuery.run("SELECT 1; DELETE FROM runs", on: db) }
+        #expect(try ReadOnlyQuery.run("SELECT 1 AS one; -- a comment", on: db).rows == [[.integer(1)]])
+    }
+
+    @Test("reads return columns and typed values")
+    func reads() throws {
+        let (_, db) = try database()
+        let table = try ReadOnlyQuery.run("SELECT 1 AS a, 2.5 AS b, 'x' AS c, NULL AS d", on: db)
+        #expect(table.columns == ["a", "b", "c", "d"])
+        #expect(table.rows == [[.integer(1), .real(2.5), .text("x"), .null]])
+    }
+}
+
+@Suite("Event buffer and recorder")
+struct RecorderTests {
+    @Test("a small buffer makes the producer wait and drops nothing, in order")
+    func boundedAndLossless() throws {
+        let buffer = EventBuffer(capacity: 8)
+        let received = CollectingSink()
+        let done = DispatchSemaphore(value: 0)
+        let consumer = Thread {
+            while true {
+                let batch = buffer.popBatch(limit: 3)
+                if batch.isEmpty { break }
+                for item in batch { try? received.record(item.event) }
+            }
+            done.signal()
+        }
+        consumer.start()
+        for i in 0..<5000 {
+            try buffer.push(Event(kind: .create, component: "C", strategy: "s", repeatIndex: 0, instance: i,
+                                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+        }
+        buffer.close()
+        done.wait()
+        #expect(received.events.map(\.instance) == Array(0..<5000))
+        #expect(buffer.accepted == 5000)
+    }
+
+    @Test("a writer failure reaches the producer instead of being swallowed")
+    func failureReachesProducer() throws {
+        let buffer = EventBuffer(capacity: 2)
+        struct WriterBroke: Error {}
+        buffer.fail(WriterBroke())
+        #expect(throws: WriterBroke.self) {
+            try buffer.push(Event(kind: .hit, component: "C", strategy: "s", repeatIndex: 0, instance: 0,
+                                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+        }
+    }
+
+    @Test("every event kind round-trips through the recorder")
+    func allKinds() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path, run: RunDescription(
+            scenario: "kinds", baselineStrategy: "a", parameters: ["x": .int(1)]), bufferCapacity: 4)
+        for (i, kind) in EventKind.allCases.enumerated() {
+            try recorder.record(Event(kind: kind, component: "C", strategy: "a", repeatIndex: 0, instance: i,
+                                      allocations: 1, frees: 0, requestedBytes: 10 * i, usableBytes: 16 * i,
+                                      durationNanoseconds: 5))
+        }
+        let summary = try recorder.finish()
+        #expect(summary.events == EventKind.allCases.count)
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let kinds = try db.rows("SELECT kind FROM events ORDER BY seq").map { $0[0].string ?? "" }
+        #expect(kinds == EventKind.allCases.map(\.rawValue))
+        #expect(throws: RecorderError.self) { try recorder.finish() }
+    }
+}
