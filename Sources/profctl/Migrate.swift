@@ -1,15 +1,17 @@
 import ArgumentParser
 import Profiler
 
-struct Migrate: ParsableCommand {
+struct Migrate: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl migrate",
+        "profctl migrate --status --db old.sqlite",
+    ]
+
     static let configuration = CommandConfiguration(
         abstract: "Bring the database's schema up to this profctl's, or show where it stands.",
         discussion: """
             Each migration applies in one transaction and is recorded with a checksum. \
             `record` migrates on its own; read-only commands ask you to run this.
-
-            Example:
-              profctl migrate --status
             """
     )
 

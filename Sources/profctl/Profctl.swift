@@ -2,7 +2,13 @@ import ArgumentParser
 import Profiler
 
 @main
-struct Profctl: ParsableCommand {
+struct Profctl: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl record lazy-container && profctl report",
+        "sqlite3 profile.sqlite 'SELECT * FROM savings'",
+        "PROFCTL_DB=ci.sqlite profctl record lazy-container --repeat 3",
+    ]
+
     static let configuration = CommandConfiguration(
         commandName: "profctl",
         abstract: "Record, report and check what ways of creating things cost in memory, to the byte.",
@@ -10,9 +16,6 @@ struct Profctl: ParsableCommand {
             Scenarios run on real allocation hooks inside this process; every lifecycle \
             event (create, realize, hit, miss, evict, release) is stored with its bytes in \
             a SQLite database (./profile.sqlite unless --db or PROFCTL_DB says otherwise).
-
-            Example:
-              profctl record lazy-container && profctl report
             """,
         version: ProfilerVersion.current,
         subcommands: [Record.self, Report.self, Query.self, Runs.self, Scenarios.self, Migrate.self]

@@ -1,15 +1,17 @@
 import ArgumentParser
 import Profiler
 
-struct Query: ParsableCommand {
+struct Query: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl query 'SELECT component, strategy, bytes_per_instance FROM savings' --format csv",
+        "profctl query 'SELECT kind, count(*) FROM events GROUP BY kind'",
+    ]
+
     static let configuration = CommandConfiguration(
         abstract: "Run one read-only SQL statement against the database.",
         discussion: """
             The database is opened read-only; a statement that would change it is \
             refused. The views (savings, savings_usable) are documented in docs/schema.md.
-
-            Example:
-              profctl query "SELECT component, strategy, bytes_per_instance FROM savings" --format csv
             """
     )
 

@@ -2,16 +2,19 @@ import ArgumentParser
 import Foundation
 import Profiler
 
-struct Record: ParsableCommand {
+struct Record: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl record lazy-container",
+        "profctl record lazy-container --instances 500 --repeat 3 --db /tmp/lazy.sqlite",
+        "RUN=$(profctl record lazy-container --quiet) && profctl report --run $RUN",
+    ]
+
     static let configuration = CommandConfiguration(
         abstract: "Run scenarios on the allocation hooks and store their events.",
         discussion: """
             Each scenario becomes one run (a UUID, printed on stdout) with its events, \
             environment and per-(component, strategy) rollups. Progress goes to stderr. \
             List the built-in scenarios with `profctl scenarios`.
-
-            Example:
-              profctl record lazy-container --instances 500 --repeat 3
             """
     )
 

@@ -1,15 +1,18 @@
 import ArgumentParser
 import Profiler
 
-struct Report: ParsableCommand {
+struct Report: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl report",
+        "profctl report --run 2d0aa0d3 --format json",
+        "profctl report --format markdown --bytes usable >> $GITHUB_STEP_SUMMARY",
+    ]
+
     static let configuration = CommandConfiguration(
         abstract: "Print bytes per instance and savings against the baseline for one run.",
         discussion: """
             Every column is derived from the recorded events: saved = baseline - bytes, \
             savings % = 100 x saved / baseline, negative where a strategy costs more.
-
-            Example:
-              profctl report --run latest --format markdown --bytes usable
             """
     )
 

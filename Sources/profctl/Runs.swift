@@ -1,13 +1,14 @@
 import ArgumentParser
 import Profiler
 
-struct Runs: ParsableCommand {
+struct Runs: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl runs",
+        "profctl runs --limit 5 --format json",
+    ]
+
     static let configuration = CommandConfiguration(
-        abstract: "List recorded runs, newest first.",
-        discussion: """
-            Example:
-              profctl runs --limit 5 --format json
-            """
+        abstract: "List recorded runs, newest first."
     )
 
     @OptionGroup var database: DatabaseOptions

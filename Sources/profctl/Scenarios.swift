@@ -1,13 +1,13 @@
 import ArgumentParser
 import Profiler
 
-struct Scenarios: ParsableCommand {
+struct Scenarios: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl scenarios",
+    ]
+
     static let configuration = CommandConfiguration(
-        abstract: "List the built-in scenarios, one line each.",
-        discussion: """
-            Example:
-              profctl scenarios
-            """
+        abstract: "List the built-in scenarios, one line each."
     )
 
     func run() throws {

@@ -1,0 +1,52 @@
+import ArgumentParser
+
+/// A command whose help ends with examples. ArgumentParser prints a command's
+/// discussion before its usage and options, so profctl appends an EXAMPLES section itself.
+protocol Exemplified {
+    static var examples: [String] { get }
+}
+
+extension Profctl {
+    /// Runs the command line, printing help with its EXAMPLES section last.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if let help = helpWithExamples(for: error, arguments: arguments) {
+                print(help)
+                Self.exit()
+            }
+            Self.exit(withError: error)
+        }
+    }
+
+    /// The help text for a help request, with the examples of the command it names;
+    /// nil when the error is anything other than a request for help.
+    static func helpWithExamples(for error: any Error, arguments: [String]) -> String? {
+        let text = fullMessage(for: error)
+        guard exitCode(for: error) == .success, text.contains("USAGE:") else { return nil }
+        let examples = command(named: arguments)?.examples ?? Profctl.examples
+        let section = examples.map { "  " + $0 }.joined(separator: "\n")
+        return text.trimmingTrailingNewlines() + "\n\nEXAMPLES:\n" + section
+    }
+
+    /// The subcommand the arguments name (`profctl record --help`, `profctl help record`).
+    private static func command(named arguments: [String]) -> (any Exemplified.Type)? {
+        for argument in arguments where !argument.hasPrefix("-") {
+            if let match = configuration.subcommands.first(where: { $0._commandName == argument }) {
+                return match as? any Exemplified.Type
+            }
+        }
+        return nil
+    }
+}
+
+private extension String {
+    func trimmingTrailingNewlines() -> String {
+        var copy = self
+        while copy.last == "\n" { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Testing
+@testable import profctl
+import Profiler
+
+@Suite("Command-line parsing")
+struct CommandLineTests {
+    @Test("record takes scenarios, --repeat, --instances and --db")
+    func record() throws {
+        let parsed = try Profctl.parseAsRoot(["record", "lazy-container", "--repeat", "3", "--instances", "10", "--db", "x.sqlite"])
+        let record = try #require(parsed as? Record)
+        #expect(record.scenarios == ["lazy-container"])
+        #expect(record.repeats == 3)
+        #expect(record.instances == 10)
+        #expect(record.database.path == "x.sqlite")
+    }
+
+    @Test("bad record options are usage errors (exit 64) that say what is wrong", arguments: [
+        (["record", "lazy-container", "--repeat", "0"], "--repeat must be at least 1"),
+        (["record", "lazy-container", "--instances", "0"], "--instances must be at least 1"),
+        (["record", "no-such-scenario"], "built-in scenarios: lazy-container"),
+        (["report", "--format", "xml"], "xml"),
+        (["report", "--bytes", "allocated"], "allocated"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        do {
+            _ = try Profctl.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed without error")
+        } catch {
+            #expect(Profctl.exitCode(for: error).rawValue == 64)
+            #expect(Profctl.fullMessage(for: error).contains(message))
+        }
+    }
+
+    @Test("report defaults to the latest run, a table, requested bytes")
+    func reportDefaults() throws {
+        let report = try #require(try Profctl.parseAsRoot(["report"]) as? Report)
+        #expect(report.runReference == "latest")
+        #expect(report.format == .table)
+        #expect(report.bytes == .requested)
+    }
+
+    @Test("query takes one SQL argument and a format")
+    func query() throws {
+        let query = try #require(try Profctl.parseAsRoot(["query", "SELECT 1", "--format", "csv"]) as? Query)
+        #expect(query.sql == "SELECT 1")
+        #expect(query.format == .csv)
+    }
+
+    @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate"])
+    func helpEndsWithExample(command: String) throws {
+        let arguments = command.isEmpty ? ["--help"] : [command, "--help"]
+        do {
+            // Help comes back as a command whose run() throws the help request, as in main().
+            var command = try Profctl.parseAsRoot(arguments)
+            try command.run()
+            Issue.record("--help did not ask for help")
+        } catch {
+            let help = try #require(Profctl.helpWithExamples(for: error, arguments: arguments))
+            let lines = help.split(separator: "\n")
+            #expect(lines.contains("EXAMPLES:"))
+            #expect(lines.last?.hasPrefix("  ") == true)
+            #expect(lines.last?.contains("profctl") == true)
+        }
+    }
+
+    @Test("errors map to the documented exit codes")
+    func exitCodes() {
+        #expect(ExitCodes.code(for: StoreError.notADatabase(path: "x")) == 3)
+        #expect(ExitCodes.code(for: StoreError.schemaNewer(path: "x", found: 2, known: 1)) == 3)
+        #expect(ExitCodes.code(for: StoreError.missingDatabase(path: "x")) == 1)
+        #expect(ExitCodes.code(for: StoreError.readOnlyViolation(sql: "DELETE")) == 64)
+        #expect(ExitCodes.code(for: SQLiteError(code: 1, message: "x")) == 1)
+    }
+}

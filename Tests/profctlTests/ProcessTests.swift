@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// Runs the real profctl binary, built next to the test bundle.
+struct ProfctlProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("profctl")
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> Result {
+        try run(executable: binary, arguments, environment: environment, in: folder)
+    }
+
+    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "PROFCTL_DB")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Drain stderr on another thread while reading stdout, so neither pipe can fill and stall the child.
+        let stderrBox = DataBox()
+        let reader = Thread { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile(); stderrBox.done.signal() }
+        reader.start()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        stderrBox.done.wait()
+        let stderr = stderrBox.data
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+}
+
+final class TemporaryFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+@Suite("profctl as a process")
+struct ProcessTests {
+    @Test("record then report --format json: 9 rows with the lazy-container arithmetic")
+    func recordAndReport() throws {
+        let folder = try TemporaryFolder()
+        let record = try ProfctlProcess.run(["record", "lazy-container", "--instances", "100"], in: folder.url)
+        #expect(record.status == 0, "\(record.stderr)")
+        let runID = record.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: runID) != nil)
+        #expect(record.stderr.contains("recorded lazy-container"))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
+
+        let report = try ProfctlProcess.run(["report", "--format", "json"], in: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let run = try #require(json["run"] as? [String: Any])
+        #expect(run["run_id"] as? String == runID)
+        let rows = try #require(json["rows"] as? [[String: Any]])
+        #expect(rows.count == 9)
+        for component in ["Label", "Button", "ImageView"] {
+            func bytes(_ strategy: String) -> Double? {
+                rows.first { $0["component"] as? String == component && $0["strategy"] as? String == strategy }?["bytes_per_instance"] as? Double
+            }
+            let eager = try #require(bytes("eager")), lazy = try #require(bytes("lazy")), realized = try #require(bytes("lazy-realized"))
+            #expect(lazy == 48 && realized == eager + lazy && eager >= 8 * lazy)
+        }
+        for key in ["component", "strategy", "instances", "bytes_per_instance", "baseline_strategy", "saved_bytes", "savings_pct"] {
+            #expect(rows[0][key] != nil, "missing \(key)")
+        }
+    }
+
+    @Test("sqlite3 shows the same rows in the savings view as the report")
+    func sqliteShell() throws {
+        let shell = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        try #require(FileManager.default.isExecutableFile(atPath: shell.path), "the sqlite3 shell is part of the README's setup")
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("p.sqlite").path
+        _ = try ProfctlProcess.run(["record", "lazy-container", "--instances", "20", "--quiet"], environment: ["PROFCTL_DB": db], in: folder.url)
+        let csv = try ProfctlProcess.run(["report", "--format", "csv", "--db", db], in: folder.url)
+        let view = try ProfctlProcess.run(executable: shell, ["-csv", db, "SELECT component, strategy, instances, bytes_per_instance, saved_bytes, savings_pct FROM savings"], in: folder.url)
+        #expect(view.status == 0, "\(view.stderr)")
+        func normalized(_ text: String) -> [[Double]] {
+            text.split(whereSeparator: \.isNewline).map { line in line.split(separator: ",").compactMap { Double($0) } }
+                .filter { !$0.isEmpty }
+        }
+        let fromReport = normalized(csv.stdout)
+        #expect(fromReport.count == 9)
+        #expect(fromReport == normalized(view.stdout))
+    }
+
+    @Test("query refuses a write with a clear message and exit 64, and the database is unchanged")
+    func queryRefusesWrites() throws {
+        let folder = try TemporaryFolder()
+        _ = try ProfctlProcess.run(["record", "lazy-container", "--instances", "5", "--quiet"], in: folder.url)
+        let path = folder.url.appendingPathComponent("profile.sqlite").path
+        let before = try ProfctlProcess.run(["query", "SELECT count(*) AS n FROM runs", "--format", "csv"], in: folder.url)
+        let write = try ProfctlProcess.run(["query", "DELETE FROM runs"], in: folder.url)
+        #expect(write.status == 64)
+        #expect(write.stderr.contains("read-only"))
+        let after = try ProfctlProcess.run(["query", "SELECT count(*) AS n FROM runs", "--format", "csv"], in: folder.url)
+        #expect(before.stdout == "n\r\n1\r\n" && after.stdout == before.stdout)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a missing database and a file that is not one each get their own message and exit code")
+    func badDatabases() throws {
+        let folder = try TemporaryFolder()
+        let missing = try ProfctlProcess.run(["report", "--db", "nothing.sqlite"], in: folder.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no database at nothing.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("nothing.sqlite").path))
+
+        let junk = folder.url.appendingPathComponent("junk.sqlite")
+        let content = Data(String(repeating: "not a database ", count: 200).utf8)
+        try content.write(to: junk)
+        for arguments in [["report"], ["record", "lazy-container", "--instances", "2"], ["runs"]] {
+            let result = try ProfctlProcess.run(arguments + ["--db", junk.path], in: folder.url)
+            #expect(result.status == 3, "\(arguments)")
+            #expect(result.stderr.contains("is not a SQLite database"))
+        }
+        #expect(try Data(contentsOf: junk) == content)
+    }
+
+    @Test("scenarios lists each built-in on one line; runs lists what was recorded")
+    func listings() throws {
+        let folder = try TemporaryFolder()
+        let scenarios = try ProfctlProcess.run(["scenarios"], in: folder.url)
+        #expect(scenarios.stdout.split(separator: "\n").first?.hasPrefix("lazy-container") == true)
+        _ = try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url)
+        let runs = try ProfctlProcess.run(["runs", "--format", "csv"], in: folder.url)
+        #expect(runs.status == 0)
+        #expect(runs.stdout.contains(",lazy-container,complete,"))
+        let status = try ProfctlProcess.run(["migrate", "--status"], in: folder.url)
+        #expect(status.stdout.contains("initial") && status.stdout.contains("applied"))
+    }
+}
