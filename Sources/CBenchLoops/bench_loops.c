@@ -1,1 +1,70 @@
 #include "bench_loops.h"
+
+#include <allocation_hooks.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <time.h>
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A volatile sink so the compiler cannot delete a malloc/free pair. */
+static void *volatile sink;
+
+uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size) {
+    uint64_t start = now_ns();
+    if (hooked) {
+        for (uint64_t i = 0; i < pairs; i++) {
+            sink = malloc(size);
+            free(sink);
+        }
+    } else {
+        for (uint64_t i = 0; i < pairs; i++) {
+            sink = profctl_underlying_malloc(size);
+            profctl_underlying_free(sink);
+        }
+    }
+    return now_ns() - start;
+}
+
+uint64_t bench_insert_events(const char *path, const char *run_id, int64_t count, int batch) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *insert = NULL;
+    uint64_t elapsed = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) goto done;
+    sqlite3_busy_timeout(db, 10000);
+    if (sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) goto done;
+    if (sqlite3_prepare_v2(db,
+            "INSERT INTO events (run_id, seq, repeat, component, strategy, instance, kind, "
+            "allocations, frees, requested_bytes, usable_bytes, duration_ns) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert, NULL) != SQLITE_OK) goto done;
+    sqlite3_bind_text(insert, 1, run_id, -1, SQLITE_TRANSIENT);
+    uint64_t start = now_ns();
+    for (int64_t i = 0; i < count; i++) {
+        if (i % batch == 0 && sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto done;
+        sqlite3_bind_int64(insert, 2, i);
+        sqlite3_bind_int64(insert, 3, 0);
+        sqlite3_bind_text(insert, 4, "Label", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(insert, 5, "lazy-realized", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(insert, 6, i);
+        sqlite3_bind_text(insert, 7, "create", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(insert, 8, 4);
+        sqlite3_bind_int64(insert, 9, 0);
+        sqlite3_bind_int64(insert, 10, 705);
+        sqlite3_bind_int64(insert, 11, 720);
+        sqlite3_bind_int64(insert, 12, 1200);
+        if (sqlite3_step(insert) != SQLITE_DONE) goto done;
+        sqlite3_reset(insert);
+        if ((i + 1) % batch == 0 || i + 1 == count) {
+            if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto done;
+        }
+    }
+    elapsed = now_ns() - start;
+done:
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return elapsed;
+}

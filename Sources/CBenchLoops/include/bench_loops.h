@@ -1,1 +1,18 @@
-#pragma once
+#ifndef PROFCTL_BENCH_LOOPS_H
+#define PROFCTL_BENCH_LOOPS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/// Times `pairs` malloc(size)/free pairs, in nanoseconds. `hooked` non-zero goes through
+/// the replaced malloc/free; zero calls glibc's __libc_malloc/__libc_free directly, which
+/// is what the program would do with the hooks compiled out.
+uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size);
+
+/// Inserts `count` rows shaped like profctl's events into the events table of the database
+/// at `path` (which must already have the schema and a run `run_id`) with one prepared
+/// statement, in transactions of `batch` rows: the plain C baseline for the recorder.
+/// Returns nanoseconds, or 0 on any SQLite error.
+uint64_t bench_insert_events(const char *path, const char *run_id, int64_t count, int batch);
+
+#endif

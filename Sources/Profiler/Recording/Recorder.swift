@@ -17,7 +17,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private var ended = false
 
     /// Events per write transaction: large enough that the commit cost vanishes.
-    static let batchSize = 4096
+    public static let batchSize = 4096
 
     private init(runID: String, connection: SQLiteConnection, bufferCapacity: Int) {
         self.runID = runID
