@@ -4,7 +4,8 @@
 
 -- One recording of one scenario.
 CREATE TABLE runs (
-    run_id              TEXT PRIMARY KEY,          -- UUID, unique across machines
+    run_key             INTEGER PRIMARY KEY,       -- this database's key; compact in events
+    run_id              TEXT NOT NULL UNIQUE,      -- UUID: the run's identity across databases
     scenario            TEXT NOT NULL,
     status              TEXT NOT NULL DEFAULT 'running'
                         CHECK (status IN ('running', 'complete', 'aborted')),
@@ -26,31 +27,56 @@ CREATE TABLE runs (
 
 CREATE INDEX runs_by_scenario ON runs (scenario, started_at);
 
--- One lifecycle event of one instance of a component built one way.
+-- What is measured: a component built with a strategy, named once per database.
+CREATE TABLE subjects (
+    subject_id INTEGER PRIMARY KEY,
+    component  TEXT NOT NULL,
+    strategy   TEXT NOT NULL,
+    UNIQUE (component, strategy)
+) STRICT;
+
+-- The lifecycle event kinds, by the small integer events store.
+CREATE TABLE event_kinds (
+    kind_id INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL UNIQUE
+) STRICT;
+
+INSERT INTO event_kinds (kind_id, name) VALUES
+    (0, 'create'), (1, 'realize'), (2, 'hit'), (3, 'miss'), (4, 'evict'), (5, 'release');
+
+-- One lifecycle event of one instance of a component built one way. Integer keys keep
+-- a row small: the event_log view spells them out.
 -- requested_bytes / usable_bytes: the change in live heap bytes the event caused,
 -- as measured by the allocation hooks (negative for a release).
 CREATE TABLE events (
-    run_id          TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    run_key         INTEGER NOT NULL REFERENCES runs (run_key) ON DELETE CASCADE,
     seq             INTEGER NOT NULL,              -- order within the run
     repeat          INTEGER NOT NULL,              -- 0-based repetition of the scenario
-    component       TEXT NOT NULL,
-    strategy        TEXT NOT NULL,
-    instance        INTEGER NOT NULL,              -- 0-based within (repeat, component, strategy)
-    kind            TEXT NOT NULL
-                    CHECK (kind IN ('create', 'realize', 'hit', 'miss', 'evict', 'release')),
+    subject_id      INTEGER NOT NULL REFERENCES subjects (subject_id),
+    instance        INTEGER NOT NULL,              -- 0-based within (repeat, subject)
+    kind_id         INTEGER NOT NULL REFERENCES event_kinds (kind_id),
     allocations     INTEGER NOT NULL,
     frees           INTEGER NOT NULL,
     requested_bytes INTEGER NOT NULL,
     usable_bytes    INTEGER NOT NULL,
     duration_ns     INTEGER NOT NULL,              -- monotonic clock, around the measured work
-    PRIMARY KEY (run_id, seq)
+    PRIMARY KEY (run_key, seq)
 ) STRICT, WITHOUT ROWID;
+
+-- Events with every key spelled out: what analysts query.
+CREATE VIEW event_log AS
+SELECT r.run_id, e.seq, e.repeat, s.component, s.strategy, e.instance, k.name AS kind,
+       e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns
+FROM events e
+JOIN runs r ON r.run_key = e.run_key
+JOIN subjects s ON s.subject_id = e.subject_id
+JOIN event_kinds k ON k.kind_id = e.kind_id;
 
 -- Written once when a run completes, so reports never scan raw events.
 -- instances: instances per repeat; *_bytes are totals over all repeats of the
 -- live bytes each instance holds (its create and realize events).
 CREATE TABLE rollups (
-    run_id                    TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    run_key                   INTEGER NOT NULL REFERENCES runs (run_key) ON DELETE CASCADE,
     component                 TEXT NOT NULL,
     strategy                  TEXT NOT NULL,
     ordinal                   INTEGER NOT NULL,   -- order the scenario measured them in
@@ -65,14 +91,14 @@ CREATE TABLE rollups (
     max_instance_usable       INTEGER NOT NULL,
     released_requested_bytes  INTEGER NOT NULL,   -- given back by release events (positive)
     released_usable_bytes     INTEGER NOT NULL,
-    PRIMARY KEY (run_id, component, strategy)
+    PRIMARY KEY (run_key, component, strategy)
 ) STRICT;
 
 -- Bytes per instance and savings against the run's baseline strategy, in requested
 -- bytes (what the code asked malloc for). The public contract for analysts.
 CREATE VIEW savings AS
 WITH per_instance AS (
-    SELECT run_id, component, strategy, ordinal, instances,
+    SELECT run_key, component, strategy, ordinal, instances,
            CAST(requested_bytes AS REAL) / (instances * repeats) AS bytes
     FROM rollups
 )
@@ -86,15 +112,15 @@ SELECT r.run_id,
        ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
        ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
 FROM per_instance x
-JOIN runs r ON r.run_id = x.run_id
+JOIN runs r ON r.run_key = x.run_key
 LEFT JOIN per_instance b
-       ON b.run_id = x.run_id AND b.component = x.component AND b.strategy = r.baseline_strategy
+       ON b.run_key = x.run_key AND b.component = x.component AND b.strategy = r.baseline_strategy
 ORDER BY r.started_at, r.run_id, x.ordinal;
 
 -- The same in usable bytes (what malloc handed back, rounded up to its size classes).
 CREATE VIEW savings_usable AS
 WITH per_instance AS (
-    SELECT run_id, component, strategy, ordinal, instances,
+    SELECT run_key, component, strategy, ordinal, instances,
            CAST(usable_bytes AS REAL) / (instances * repeats) AS bytes
     FROM rollups
 )
@@ -108,7 +134,7 @@ SELECT r.run_id,
        ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
        ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
 FROM per_instance x
-JOIN runs r ON r.run_id = x.run_id
+JOIN runs r ON r.run_key = x.run_key
 LEFT JOIN per_instance b
-       ON b.run_id = x.run_id AND b.component = x.component AND b.strategy = r.baseline_strategy
+       ON b.run_key = x.run_key AND b.component = x.component AND b.strategy = r.baseline_strategy
 ORDER BY r.started_at, r.run_id, x.ordinal;

@@ -89,8 +89,19 @@ struct RecorderTests {
         let summary = try recorder.finish()
         #expect(summary.events == EventKind.allCases.count)
         let db = try ProfileStore.openForReading(path: temp.path)
-        let kinds = try db.rows("SELECT kind FROM events ORDER BY seq").map { $0[0].string ?? "" }
+        let kinds = try db.rows("SELECT kind FROM event_log ORDER BY seq").map { $0[0].string ?? "" }
         #expect(kinds == EventKind.allCases.map(\.rawValue))
         #expect(throws: RecorderError.self) { try recorder.finish() }
+    }
+}
+
+@Suite("Event kinds")
+struct EventKindTests {
+    @Test("the codes events store match the event_kinds table of the migration")
+    func codesMatchTheSchema() throws {
+        let temp = try TemporaryDatabase()
+        let db = try ProfileStore.openForWriting(path: temp.path)
+        let table = try db.rows("SELECT kind_id, name FROM event_kinds ORDER BY kind_id")
+        #expect(table == EventKind.allCases.map { [.integer($0.code), .text($0.rawValue)] })
     }
 }

@@ -10,11 +10,15 @@ struct SavingsViewTests {
                               build_configuration, tool_version, baseline_strategy, process_id)
             VALUES (?, 'lazy-container', 'complete', '2026-01-01T00:00:00.000Z', 'h', 'o', 'a', '6.3', 'release', '0', 'eager', 1)
             """, [.text(id)])
+        let runKey = try #require(try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(id)]))
         for (ordinal, (component, strategy, bytes)) in rows.enumerated() {
             let instances = 10
             try db.run("""
-                INSERT INTO rollups VALUES (?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, 0, 0)
-                """, [.text(id), .text(component), .text(strategy), .init(ordinal), .init(instances),
+                INSERT INTO rollups (run_key, component, strategy, ordinal, instances, repeats, allocations,
+                                     requested_bytes, usable_bytes, min_instance_requested, max_instance_requested,
+                                     min_instance_usable, max_instance_usable, released_requested_bytes, released_usable_bytes)
+                VALUES (?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?, 0, 0)
+                """, [runKey, .text(component), .text(strategy), .init(ordinal), .init(instances),
                       .init(bytes * instances), .init(bytes * instances), .init(bytes), .init(bytes), .init(bytes), .init(bytes)])
         }
     }

@@ -10,6 +10,18 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case evict
     /// The instance, or its realized component, was given up.
     case release
+
+    /// The key events store, as in the event_kinds table of migrations/0001_initial.sql.
+    public var code: Int64 {
+        switch self {
+        case .create: 0
+        case .realize: 1
+        case .hit: 2
+        case .miss: 3
+        case .evict: 4
+        case .release: 5
+        }
+    }
 }
 
 /// One lifecycle event with the bytes the allocation hooks measured for it.

@@ -17,6 +17,10 @@ final class EventBuffer: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var failure: (any Error)?
+    // Who is waiting, so that a push or pop wakes the other side only when it sleeps:
+    // a broadcast per event would cost a system call per event.
+    private var consumerWaiting = false
+    private var producersWaiting = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -29,7 +33,9 @@ final class EventBuffer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while items.count - head >= capacity && failure == nil {
+            producersWaiting += 1
             condition.wait()
+            producersWaiting -= 1
         }
         if let failure { throw failure }
         if head > 0 && items.count == items.capacity {
@@ -38,7 +44,7 @@ final class EventBuffer: @unchecked Sendable {
         }
         items.append(SequencedEvent(seq: nextSeq, event: event))
         nextSeq += 1
-        condition.broadcast()
+        if consumerWaiting { condition.broadcast() }
     }
 
     /// Takes up to `limit` events, waiting until there is at least one or the buffer is
@@ -47,7 +53,9 @@ final class EventBuffer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while items.count == head && !closed {
+            consumerWaiting = true
             condition.wait()
+            consumerWaiting = false
         }
         let end = min(items.count, head + limit)
         let batch = Array(items[head..<end])
@@ -56,7 +64,7 @@ final class EventBuffer: @unchecked Sendable {
             items.removeAll(keepingCapacity: true)
             head = 0
         }
-        condition.broadcast()
+        if producersWaiting > 0 { condition.broadcast() }
         return batch
     }
 

@@ -9,18 +9,22 @@ import Foundation
 ///     let summary = try recorder.finish()
 public final class Recorder: EventSink, @unchecked Sendable {
     public let runID: String
+    /// The run's key in this database (events refer to it).
+    public let runKey: Int64
     public let databasePath: String
     private let buffer: EventBuffer
     private let writerDone = DispatchSemaphore(value: 0)
     // Touched only by the thread that calls start/finish/abort.
     private let connection: SQLiteConnection
     private var ended = false
+    private var drained = false
 
     /// Events per write transaction: large enough that the commit cost vanishes.
     public static let batchSize = 4096
 
-    private init(runID: String, connection: SQLiteConnection, bufferCapacity: Int) {
+    private init(runID: String, runKey: Int64, connection: SQLiteConnection, bufferCapacity: Int) {
         self.runID = runID
+        self.runKey = runKey
         self.connection = connection
         self.databasePath = connection.path
         self.buffer = EventBuffer(capacity: bufferCapacity)
@@ -44,14 +48,17 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.parametersJSON),
                 .init(Int(getpid())),
             ])
-        let recorder = Recorder(runID: runID, connection: connection, bufferCapacity: bufferCapacity)
+        guard let runKey = try connection.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(runID)])?.int64 else {
+            throw SQLiteError(code: 1, message: "the new run \(runID) could not be read back")
+        }
+        let recorder = Recorder(runID: runID, runKey: runKey, connection: connection, bufferCapacity: bufferCapacity)
         recorder.startWriter()
         return recorder
     }
 
     private func startWriter() {
-        let thread = Thread { [buffer, databasePath, runID, writerDone] in
-            EventWriter.drain(buffer, into: databasePath, runID: runID)
+        let thread = Thread { [buffer, databasePath, runKey, writerDone] in
+            EventWriter.drain(buffer, into: databasePath, runKey: runKey)
             writerDone.signal()
         }
         thread.name = "profctl-writer"
@@ -62,20 +69,29 @@ public final class Recorder: EventSink, @unchecked Sendable {
         try buffer.push(event)
     }
 
+    /// Waits until every event recorded so far is in the database. Recording may not
+    /// continue afterwards; `finish()` still writes the rollups.
+    public func drain() throws {
+        if !drained {
+            drained = true
+            buffer.close()
+            writerDone.wait()
+        }
+        if let error = buffer.error { throw error }
+    }
+
     /// Waits for every event to be written, then writes the rollups and marks the run
     /// complete, all in one transaction. On failure the run is marked aborted.
     @discardableResult
     public func finish() throws -> RunSummary {
         guard !ended else { throw RecorderError.alreadyEnded(runID) }
         ended = true
-        buffer.close()
-        writerDone.wait()
         do {
-            if let error = buffer.error { throw error }
+            try drain()
             try connection.transaction {
-                try connection.run(Self.rollupSQL, [.text(runID)])
-                try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_id = ?",
-                                   [.text(Timestamp.now()), .text(runID)])
+                try connection.run(Self.rollupSQL, [.integer(runKey)])
+                try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
+                                   [.text(Timestamp.now()), .integer(runKey)])
             }
         } catch {
             markAborted(because: error)
@@ -88,51 +104,51 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public func abort(because error: any Error) {
         guard !ended else { return }
         ended = true
-        buffer.close()
-        writerDone.wait()
+        try? drain()
         markAborted(because: error)
     }
 
     private func markAborted(because error: any Error) {
-        try? connection.run("UPDATE runs SET status = 'aborted', ended_at = ?, error = ? WHERE run_id = ?",
-                            [.text(Timestamp.now()), .text(String(describing: error)), .text(runID)])
+        try? connection.run("UPDATE runs SET status = 'aborted', ended_at = ?, error = ? WHERE run_key = ?",
+                            [.text(Timestamp.now()), .text(String(describing: error)), .integer(runKey)])
     }
 
     deinit {
         if !ended { abort(because: RecorderError.notFinished) }
     }
 
-    /// Per (component, strategy): the bytes each instance holds (its create and realize
-    /// events), over all repeats, with the smallest and largest instance so a report can
+    /// Per (component, strategy): the bytes each instance holds (its create (kind 0) and
+    /// realize (1) events; release is 5), over all repeats, with the smallest and largest instance so a report can
     /// tell an exact figure from an average.
     static let rollupSQL = """
         WITH per_instance AS (
-            SELECT component, strategy, repeat, instance,
-                   MIN(seq) AS first_seq,
-                   MAX(kind = 'create') AS created,
-                   SUM(CASE WHEN kind IN ('create', 'realize') THEN allocations ELSE 0 END) AS allocations,
-                   SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) AS requested,
-                   SUM(CASE WHEN kind IN ('create', 'realize') THEN usable_bytes ELSE 0 END) AS usable,
-                   SUM(CASE WHEN kind = 'release' THEN -requested_bytes ELSE 0 END) AS released_requested,
-                   SUM(CASE WHEN kind = 'release' THEN -usable_bytes ELSE 0 END) AS released_usable
-            FROM events
-            WHERE run_id = ?1
-            GROUP BY component, strategy, repeat, instance
+            SELECT e.subject_id, e.repeat, e.instance,
+                   MIN(e.seq) AS first_seq,
+                   MAX(e.kind_id = 0) AS created,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.allocations ELSE 0 END) AS allocations,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END) AS requested,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END) AS usable,
+                   SUM(CASE WHEN e.kind_id = 5 THEN -e.requested_bytes ELSE 0 END) AS released_requested,
+                   SUM(CASE WHEN e.kind_id = 5 THEN -e.usable_bytes ELSE 0 END) AS released_usable
+            FROM events e
+            WHERE e.run_key = ?1
+            GROUP BY e.subject_id, e.repeat, e.instance
         )
-        INSERT INTO rollups (run_id, component, strategy, ordinal, instances, repeats, allocations,
+        INSERT INTO rollups (run_key, component, strategy, ordinal, instances, repeats, allocations,
                              requested_bytes, usable_bytes,
                              min_instance_requested, max_instance_requested,
                              min_instance_usable, max_instance_usable,
                              released_requested_bytes, released_usable_bytes)
-        SELECT ?1, component, strategy,
-               ROW_NUMBER() OVER (ORDER BY MIN(first_seq)),
-               SUM(created) / COUNT(DISTINCT repeat), COUNT(DISTINCT repeat), SUM(allocations),
-               SUM(requested), SUM(usable),
-               MIN(requested), MAX(requested), MIN(usable), MAX(usable),
-               SUM(released_requested), SUM(released_usable)
-        FROM per_instance
-        GROUP BY component, strategy
-        HAVING SUM(created) > 0
+        SELECT ?1, s.component, s.strategy,
+               ROW_NUMBER() OVER (ORDER BY MIN(p.first_seq)),
+               SUM(p.created) / COUNT(DISTINCT p.repeat), COUNT(DISTINCT p.repeat), SUM(p.allocations),
+               SUM(p.requested), SUM(p.usable),
+               MIN(p.requested), MAX(p.requested), MIN(p.usable), MAX(p.usable),
+               SUM(p.released_requested), SUM(p.released_usable)
+        FROM per_instance p
+        JOIN subjects s ON s.subject_id = p.subject_id
+        GROUP BY p.subject_id
+        HAVING SUM(p.created) > 0
         """
 }
 
