@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+@Suite("docs/schema.md")
+struct SchemaDocTests {
+    static let schemaDoc = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/schema.md")
+
+    /// The statements of every ```sql block in the document.
+    static func exampleQueries() throws -> [String] {
+        let text = try String(contentsOf: schemaDoc, encoding: .utf8)
+        var queries: [String] = []
+        for block in text.components(separatedBy: "```sql\n").dropFirst() {
+            guard let body = block.components(separatedBy: "```").first else { continue }
+            queries += body.components(separatedBy: ";\n")
+                .map { $0.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n") }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .filter { !$0.isEmpty }
+        }
+        return queries
+    }
+
+    @Test("every example query runs against a recorded database and returns rows")
+    func examplesRun() throws {
+        let queries = try Self.exampleQueries()
+        #expect(queries.count >= 5)
+        let temp = try TemporaryDatabase()
+        try ScenarioRunner.record(LazyContainerScenario(), database: temp.path, options: RecordOptions(instances: 10))
+        let db = try ProfileStore.openForReading(path: temp.path)
+        for query in queries {
+            #expect(throws: Never.self, "\(query)") { _ = try ReadOnlyQuery.run(query, on: db) }
+        }
+    }
+
+    @Test("every table and view of the schema is documented")
+    func everythingDocumented() throws {
+        let text = try String(contentsOf: Self.schemaDoc, encoding: .utf8)
+        let temp = try TemporaryDatabase()
+        let db = try ProfileStore.openForWriting(path: temp.path)
+        let names = try db.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")
+            .compactMap { $0.first?.string }
+        for name in names {
+            #expect(text.contains("`\(name)`"), "\(name) is not in docs/schema.md")
+        }
+    }
+}
