@@ -94,47 +94,49 @@ CREATE TABLE rollups (
     PRIMARY KEY (run_key, component, strategy)
 ) STRICT;
 
--- Bytes per instance and savings against the run's baseline strategy, in requested
--- bytes (what the code asked malloc for). The public contract for analysts.
-CREATE VIEW savings AS
+-- Bytes per instance and savings against the run's baseline strategy, in both
+-- measures: `requested` (what the code asked malloc for) and `usable` (what malloc
+-- handed back, rounded up to its size classes).
+CREATE VIEW savings_by_measure AS
 WITH per_instance AS (
-    SELECT run_key, component, strategy, ordinal, instances,
+    SELECT run_key, component, strategy, ordinal, instances, 'requested' AS bytes_measure,
            CAST(requested_bytes AS REAL) / (instances * repeats) AS bytes
     FROM rollups
-)
-SELECT r.run_id,
-       r.scenario,
-       x.component,
-       x.strategy,
-       x.instances,
-       ROUND(x.bytes, 2)                                   AS bytes_per_instance,
-       r.baseline_strategy,
-       ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
-       ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
-FROM per_instance x
-JOIN runs r ON r.run_key = x.run_key
-LEFT JOIN per_instance b
-       ON b.run_key = x.run_key AND b.component = x.component AND b.strategy = r.baseline_strategy
-ORDER BY r.started_at, r.run_id, x.ordinal;
-
--- The same in usable bytes (what malloc handed back, rounded up to its size classes).
-CREATE VIEW savings_usable AS
-WITH per_instance AS (
-    SELECT run_key, component, strategy, ordinal, instances,
-           CAST(usable_bytes AS REAL) / (instances * repeats) AS bytes
+    UNION ALL
+    SELECT run_key, component, strategy, ordinal, instances, 'usable',
+           CAST(usable_bytes AS REAL) / (instances * repeats)
     FROM rollups
 )
 SELECT r.run_id,
        r.scenario,
+       x.bytes_measure,
        x.component,
        x.strategy,
        x.instances,
-       ROUND(x.bytes, 2)                                   AS bytes_per_instance,
+       ROUND(x.bytes, 2)                                          AS bytes_per_instance,
        r.baseline_strategy,
-       ROUND(b.bytes - x.bytes, 2)                         AS saved_bytes,
-       ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct
+       ROUND(b.bytes - x.bytes, 2)                                AS saved_bytes,
+       ROUND(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct,
+       r.started_at,
+       x.ordinal
 FROM per_instance x
 JOIN runs r ON r.run_key = x.run_key
 LEFT JOIN per_instance b
-       ON b.run_key = x.run_key AND b.component = x.component AND b.strategy = r.baseline_strategy
-ORDER BY r.started_at, r.run_id, x.ordinal;
+       ON b.run_key = x.run_key AND b.bytes_measure = x.bytes_measure
+      AND b.component = x.component AND b.strategy = r.baseline_strategy;
+
+-- The public contract for analysts: savings in requested bytes...
+CREATE VIEW savings AS
+SELECT run_id, scenario, component, strategy, instances, bytes_per_instance,
+       baseline_strategy, saved_bytes, savings_pct
+FROM savings_by_measure
+WHERE bytes_measure = 'requested'
+ORDER BY started_at, run_id, ordinal;
+
+-- ...and in usable bytes.
+CREATE VIEW savings_usable AS
+SELECT run_id, scenario, component, strategy, instances, bytes_per_instance,
+       baseline_strategy, saved_bytes, savings_pct
+FROM savings_by_measure
+WHERE bytes_measure = 'usable'
+ORDER BY started_at, run_id, ordinal;

@@ -299,23 +299,27 @@ static void account_allocation(void *p, size_t requested) {
     }
 }
 
+/* A tracked block was freed by the thread owning `freer`: while the region that
+ * allocated it is still open it is reclaimed from that region (on whatever thread);
+ * otherwise it is earlier measured work released by the freeing thread. */
+static void credit_tracked_free(slot *freer, const entry *e, size_t usable) {
+    slot *owner = &slots[e->slot];
+    if (e->epoch != 0 && load(&owner->open_epoch) == e->epoch) {
+        shared_bump(&owner->reclaimed_requested, e->requested);
+        shared_bump(&owner->reclaimed_usable, e->usable);
+    } else {
+        shared_bump(&freer->prior_freed_requested, e->requested);
+        shared_bump(&freer->prior_freed_usable, e->usable);
+    }
+    shared_bump(&freer->tracked_freed_usable, usable);
+}
+
 static void account_free(void *p) {
     if (!p) return;
     size_t usable = usable_size_of(p);
     slot *s = tls.slot;
     entry e;
-    bool tracked = untrack(p, &e);
-    if (tracked) {
-        slot *owner = &slots[e.slot];
-        if (e.epoch != 0 && load(&owner->open_epoch) == e.epoch) {
-            shared_bump(&owner->reclaimed_requested, e.requested);
-            shared_bump(&owner->reclaimed_usable, e.usable);
-        } else {
-            shared_bump(&s->prior_freed_requested, e.requested);
-            shared_bump(&s->prior_freed_usable, e.usable);
-        }
-        shared_bump(&s->tracked_freed_usable, usable);
-    }
+    if (untrack(p, &e)) credit_tracked_free(s, &e, usable);
     if (tls.slot_index == 0) {
         shared_bump(&s->frees, 1);
         shared_bump(&s->freed_usable, usable);
@@ -369,17 +373,7 @@ void *realloc(void *old, size_t size) {
     }
     /* Count as a free of the old block and an allocation of the new one. */
     slot *s = tls.slot;
-    if (was_tracked) {
-        slot *owner = &slots[e.slot];
-        if (e.epoch != 0 && load(&owner->open_epoch) == e.epoch) {
-            shared_bump(&owner->reclaimed_requested, e.requested);
-            shared_bump(&owner->reclaimed_usable, e.usable);
-        } else {
-            shared_bump(&s->prior_freed_requested, e.requested);
-            shared_bump(&s->prior_freed_usable, e.usable);
-        }
-        shared_bump(&s->tracked_freed_usable, old_usable);
-    }
+    if (was_tracked) credit_tracked_free(s, &e, old_usable);
     shared_bump(&s->frees, 1);
     shared_bump(&s->freed_usable, old_usable);
     account_allocation(p, size);
