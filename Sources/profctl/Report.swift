@@ -4,34 +4,43 @@ import Profiler
 struct Report: ParsableCommand, Exemplified {
     static let examples = [
         "profctl report",
-        "profctl report --run 2d0aa0d3 --format json",
+        "profctl report --scenario image-cache --format json",
+        "profctl report --run 2d0aa0d3 --format csv",
         "profctl report --format markdown --bytes usable >> $GITHUB_STEP_SUMMARY",
     ]
 
     static let configuration = CommandConfiguration(
-        abstract: "Print bytes per instance and savings against the baseline for one run.",
+        abstract: "Print the report that fits each scenario: the newest run of each, or the runs you name.",
         discussion: """
-            Every column is derived from the recorded events: saved = baseline - bytes, \
-            savings % = 100 x saved / baseline, negative where a strategy costs more.
+            lazy-container and live-room: bytes per instance, saved bytes and savings % \
+            against the baseline (negative where a strategy costs more), break-even \
+            realization rate; image-cache: hits, misses, live and retained bytes; lazy-list: \
+            rows created and realized, peak and remaining bytes; composite-cell: bytes and \
+            latency per phase; identity: elements created, released, states reset. Every \
+            column is derived from recorded events (see docs/schema.md for each view).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest` (newest complete run).")
-    var runReference = "latest"
+    @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest` (the newest complete run). Default: the newest run of every scenario.")
+    var runReference: String?
+
+    @Option(help: "Only this scenario's newest run (or, with --run latest, its newest).")
+    var scenario: String?
 
     @Option(help: "table, markdown, csv or json.")
     var format = OutputFormat.table
 
-    @Option(help: "requested (what the code asked malloc for) or usable (what malloc handed back).")
+    @Option(help: "For savings reports: requested (what the code asked malloc for) or usable (what malloc handed back).")
     var bytes = ByteMeasure.requested
 
     func run() throws {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
-            let report = try SavingsReport.load(run: runReference, measure: bytes, from: db)
-            Console.output(try ReportPrinter.render(report, format: format))
+            let runs = try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+            let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }
+            Console.output(try ReportPrinter.render(reports, format: format))
         }
     }
 }

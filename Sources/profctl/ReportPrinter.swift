@@ -1,23 +1,42 @@
 import Foundation
 import Profiler
 
-/// Puts a savings report into the chosen format: JSON as {"run": ..., "rows": [...]},
-/// the text formats as a caption and a table.
+/// Puts run reports into the chosen format. JSON: one report is
+/// {"run": {...}, "report": kind, "bytes": measure, "rows": [...]}; several are
+/// {"reports": [...]}. Text formats: a caption and a table per report.
 enum ReportPrinter {
-    static func render(_ report: SavingsReport, format: OutputFormat) throws -> String {
+    static func render(_ reports: [RunReport], format: OutputFormat) throws -> String {
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+            let objects = try reports.map(json)
+            return (objects.count == 1 ? objects[0] : "{\"reports\": [\n" + objects.joined(separator: ",\n") + "\n]}") + "\n"
         case .csv:
-            return format.renderer.render(report.table)
+            // One header per report; reports of different kinds have different columns.
+            return reports.map { format.renderer.render($0.table) }.joined(separator: "\r\n")
         case .table, .markdown:
-            let run = report.run
-            let caption = "\(run.scenario), run \(run.runID.prefix(8)), \(run.startedAt), "
-                + "\(run.buildConfiguration) build, \(report.measure) bytes, against \(run.baselineStrategy)"
-            let heading = format == .markdown ? "**\(caption)**\n\n" : caption + "\n\n"
-            return heading + format.renderer.render(report.table)
+            return reports.map { report in
+                let caption = caption(report)
+                let heading = format == .markdown ? "**\(caption)**\n\n" : caption + "\n\n"
+                return heading + format.renderer.render(report.table)
+            }.joined(separator: "\n")
         }
+    }
+
+    static func caption(_ report: RunReport) -> String {
+        let run = report.run
+        var parts = [run.scenario, "run \(run.runID.prefix(8))", run.startedAt, "\(run.buildConfiguration) build"]
+        if let measure = report.measure { parts.append("\(measure.rawValue) bytes, against \(run.baselineStrategy)") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func json(_ report: RunReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let run = String(decoding: try encoder.encode(report.run), as: UTF8.self)
+        let rows = JSONRenderer().render(report.table).trimmingCharacters(in: .whitespacesAndNewlines)
+        var fields = ["\"run\": \(run)", "\"report\": \(JSONText.string(report.kind.rawValue))"]
+        if let measure = report.measure { fields.append("\"bytes\": \(JSONText.string(measure.rawValue))") }
+        fields.append("\"rows\": \(rows)")
+        return "{\n" + fields.joined(separator: ",\n") + "\n}"
     }
 }

@@ -112,7 +112,8 @@ struct LazyContainerScenarioTests {
             let summary = "fails after one event"
             let baselineStrategy = "eager"
             let strategies = ["eager"]
-            let defaultInstances = 1
+            let parameters: [ParameterSpec] = []
+            let countParameter = "instances"
             func run(_ context: ScenarioContext) throws {
                 _ = try context.probe(component: "Label", strategy: "eager").measure(.create) { Label(text: "x") }
                 throw ScenarioError.invalidOption("deliberate failure")

@@ -50,7 +50,7 @@ struct RecorderTests {
             while true {
                 let batch = buffer.popBatch(limit: 3)
                 if batch.isEmpty { break }
-                for item in batch { try? received.record(item.event) }
+                for case .event(_, let event) in batch { try? received.record(event) }
             }
             done.signal()
         }

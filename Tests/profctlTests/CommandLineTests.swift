@@ -32,10 +32,10 @@ struct CommandLineTests {
         }
     }
 
-    @Test("report defaults to the latest run, a table, requested bytes")
+    @Test("report defaults to every scenario's newest run, a table, requested bytes")
     func reportDefaults() throws {
         let report = try #require(try Profctl.parseAsRoot(["report"]) as? Report)
-        #expect(report.runReference == "latest")
+        #expect(report.runReference == nil && report.scenario == nil)
         #expect(report.format == .table)
         #expect(report.bytes == .requested)
     }

@@ -5,14 +5,20 @@ public final class Image: Sendable {
     public let size: Size
     public let scale: Double
     public let pixels: [UInt8]
+    /// Called with the name when the last reference goes: how a weak cache learns that an
+    /// entry is dead without polling.
+    private let onRelease: (@Sendable (String) -> Void)?
 
-    public init(name: String, size: Size, scale: Double = 1) {
+    public init(name: String, size: Size, scale: Double = 1, onRelease: (@Sendable (String) -> Void)? = nil) {
         self.name = name
         self.size = size
         self.scale = scale
+        self.onRelease = onRelease
         let byteCount = Int(size.width * scale) * Int(size.height * scale) * 4
         self.pixels = [UInt8](repeating: 0, count: byteCount)
     }
+
+    deinit { onRelease?(name) }
 
     public var byteCount: Int { pixels.count }
 }

@@ -13,8 +13,8 @@ public struct JSONRenderer: Renderer {
 }
 
 /// JSON literals written by hand so that keys keep their column order.
-enum JSONText {
-    static func string(_ text: String) -> String {
+public enum JSONText {
+    public static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -30,7 +30,7 @@ enum JSONText {
         return out + "\""
     }
 
-    static func value(_ v: SQLValue) -> String {
+    public static func value(_ v: SQLValue) -> String {
         switch v {
         case .null: "null"
         case .integer(let i): String(i)

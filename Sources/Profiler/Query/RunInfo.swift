@@ -13,6 +13,7 @@ public struct RunInfo: Sendable, Equatable, Codable {
     public let buildConfiguration: String
     public let toolVersion: String
     public let baselineStrategy: String
+    public let report: String
     public let parameters: String
     public let error: String?
 
@@ -20,12 +21,12 @@ public struct RunInfo: Sendable, Equatable, Codable {
         case runID = "run_id", scenario, status, startedAt = "started_at", endedAt = "ended_at"
         case gitCommit = "git_commit", host, os, arch, swiftVersion = "swift_version"
         case buildConfiguration = "build_configuration", toolVersion = "tool_version"
-        case baselineStrategy = "baseline_strategy", parameters, error
+        case baselineStrategy = "baseline_strategy", report, parameters, error
     }
 
     static let columns = """
         run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version,
-        build_configuration, tool_version, baseline_strategy, parameters, error
+        build_configuration, tool_version, baseline_strategy, report, parameters, error
         """
 
     init(row: [SQLValue]) {
@@ -42,8 +43,9 @@ public struct RunInfo: Sendable, Equatable, Codable {
         buildConfiguration = row[10].string ?? ""
         toolVersion = row[11].string ?? ""
         baselineStrategy = row[12].string ?? ""
-        parameters = row[13].string ?? "{}"
-        error = row[14].string
+        report = row[13].string ?? ReportKind.savings.rawValue
+        parameters = row[14].string ?? "{}"
+        error = row[15].string
     }
 }
 
@@ -52,6 +54,16 @@ public enum RunQueries {
     public static func list(_ db: SQLiteConnection, limit: Int = 50) throws -> [RunInfo] {
         try db.rows("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)])
             .map(RunInfo.init(row:))
+    }
+
+    /// The newest complete run of every scenario, in the order scenarios were first recorded.
+    public static func latestPerScenario(_ db: SQLiteConnection) throws -> [RunInfo] {
+        try db.rows("""
+            SELECT \(RunInfo.columns) FROM runs r
+            WHERE status = 'complete' AND started_at = (
+                SELECT max(started_at) FROM runs x WHERE x.scenario = r.scenario AND x.status = 'complete')
+            ORDER BY (SELECT min(started_at) FROM runs x WHERE x.scenario = r.scenario), run_id
+            """).map(RunInfo.init(row:))
     }
 
     /// `latest` is the newest complete run (of `scenario`, when given); anything else

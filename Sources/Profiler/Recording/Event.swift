@@ -58,4 +58,16 @@ public protocol EventSink: AnyObject, Sendable {
     /// Accepts one event. May block while the sink catches up; never drops silently:
     /// throws when the event cannot be kept.
     func record(_ event: Event) throws
+    /// Events recorded from now on belong to the named step.
+    func enterStep(_ name: String) throws
+    /// Records the live bytes of a strategy's events so far in this repeat.
+    func sample(strategy: String, repeatIndex: Int) throws
+    /// Records a number observed in the current step (added to any earlier value).
+    func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws
+}
+
+extension EventSink {
+    public func enterStep(_ name: String) throws {}
+    public func sample(strategy: String, repeatIndex: Int) throws {}
+    public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {}
 }

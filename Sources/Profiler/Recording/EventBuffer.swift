@@ -1,9 +1,15 @@
 import Foundation
 
-/// An event with its place in the run's order.
-struct SequencedEvent: Sendable {
-    let seq: Int64
-    let event: Event
+/// What flows from the measuring thread to the writer, in order.
+enum BufferedItem: Sendable {
+    /// An event with its place in the run's order.
+    case event(seq: Int64, Event)
+    /// Events from here on belong to this step.
+    case step(String)
+    /// Take a live-bytes sample of a strategy now.
+    case sample(strategy: String, repeatIndex: Int, elapsedNanoseconds: UInt64)
+    /// A number the scenario observed in the current step.
+    case metric(name: String, value: Double, strategy: String, repeatIndex: Int)
 }
 
 /// A bounded queue of events between the measuring thread and the writer thread.
@@ -12,7 +18,7 @@ struct SequencedEvent: Sendable {
 final class EventBuffer: @unchecked Sendable {
     // All stored state is guarded by `condition`.
     private let condition = NSCondition()
-    private var items: [SequencedEvent] = []
+    private var items: [BufferedItem] = []
     private var nextSeq: Int64 = 0
     private var head = 0
     private var closed = false
@@ -30,6 +36,15 @@ final class EventBuffer: @unchecked Sendable {
 
     /// Adds one event, waiting while the buffer is full.
     func push(_ event: Event) throws {
+        try push { seq in .event(seq: seq, event) }
+    }
+
+    /// Adds a step or sample marker in order with the events.
+    func push(marker: BufferedItem) throws {
+        try push { _ in marker }
+    }
+
+    private func push(_ make: (Int64) -> BufferedItem) throws {
         condition.lock()
         defer { condition.unlock() }
         while items.count - head >= capacity && failure == nil {
@@ -42,14 +57,15 @@ final class EventBuffer: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        items.append(SequencedEvent(seq: nextSeq, event: event))
-        nextSeq += 1
+        let item = make(nextSeq)
+        if case .event = item { nextSeq += 1 }
+        items.append(item)
         if consumerWaiting { condition.broadcast() }
     }
 
     /// Takes up to `limit` events, waiting until there is at least one or the buffer is
     /// closed. Returns an empty batch only when closed and drained.
-    func popBatch(limit: Int) -> [SequencedEvent] {
+    func popBatch(limit: Int) -> [BufferedItem] {
         condition.lock()
         defer { condition.unlock() }
         while items.count == head && !closed {
@@ -84,7 +100,7 @@ final class EventBuffer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// How many events were accepted so far.
+    /// How many events (not markers) were accepted so far.
     var accepted: Int64 {
         condition.lock()
         defer { condition.unlock() }

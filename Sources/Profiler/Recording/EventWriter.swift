@@ -1,13 +1,24 @@
 import CSQLite
 
-/// The writer thread's work: drain the buffer into the events table, one transaction
-/// per batch, one prepared statement for the whole run.
-enum EventWriter {
+/// The writer thread's work: drain the buffer into the database, one transaction per
+/// batch, one prepared statement for the events of the whole run. It also numbers the
+/// steps and keeps each strategy's running live bytes for the samples.
+struct EventWriter {
     static let insertSQL = """
-        INSERT INTO events (run_key, seq, repeat, subject_id, instance, kind_id,
+        INSERT INTO events (run_key, seq, repeat, step, subject_id, instance, kind_id,
                             allocations, frees, requested_bytes, usable_bytes, duration_ns)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+
+    let db: SQLiteConnection
+    let runKey: Int64
+    let insert: Statement
+    var subjects: SubjectKeys
+    var steps: [String: Int64] = [:]
+    var currentStep: Int64?
+    /// Live bytes per strategy in the current repeat, and the highest requested figure
+    /// reached: the running sums of its events' bytes.
+    var live = LiveBytes()
 
     static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64) {
         do {
@@ -15,17 +26,12 @@ enum EventWriter {
             // Every key an event row carries was made by this writer or the recorder a
             // moment ago; checking three parents per insert would double the cost of ingest.
             try db.execute("PRAGMA foreign_keys = OFF")
-            let insert = try db.prepare(insertSQL)
-            var subjects = SubjectKeys(db: db)
-            try insert.bind(.integer(runKey), at: 1)
+            var writer = try EventWriter(db: db, runKey: runKey)
             while true {
                 let batch = buffer.popBatch(limit: Recorder.batchSize)
                 if batch.isEmpty { break }
                 try db.transaction {
-                    for item in batch {
-                        let subject = try subjects.key(component: item.event.component, strategy: item.event.strategy)
-                        try write(item, subject: subject, with: insert)
-                    }
+                    for item in batch { try writer.write(item) }
                 }
             }
         } catch {
@@ -35,21 +41,69 @@ enum EventWriter {
         }
     }
 
-    /// Binds columns 2...11; the run key in column 1 stays bound for the whole run.
-    private static func write(_ item: SequencedEvent, subject: Int64, with insert: Statement) throws {
-        let e = item.event
-        try insert.bind(.integer(item.seq), at: 2)
+    init(db: SQLiteConnection, runKey: Int64) throws {
+        self.db = db
+        self.runKey = runKey
+        self.insert = try db.prepare(Self.insertSQL)
+        self.subjects = SubjectKeys(db: db)
+        try insert.bind(.integer(runKey), at: 1)
+    }
+
+    mutating func write(_ item: BufferedItem) throws {
+        switch item {
+        case .event(let seq, let event): try write(event, seq: seq)
+        case .step(let name): currentStep = try stepKey(name)
+        case .sample(let strategy, let repeatIndex, let elapsed): try writeSample(strategy, repeatIndex, elapsed)
+        case .metric(let name, let value, let strategy, let repeatIndex):
+            let step = try currentStep ?? stepKey("run")
+            currentStep = step
+            try db.run("""
+                INSERT INTO metrics (run_key, repeat, step, strategy, name, value) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET value = value + excluded.value
+                """, [.integer(runKey), .init(repeatIndex), .integer(step), .text(strategy), .text(name), .real(value)])
+        }
+    }
+
+    /// Steps are numbered in the order they first run; events before any step belong to "run".
+    private mutating func stepKey(_ name: String) throws -> Int64 {
+        if let known = steps[name] { return known }
+        let key = Int64(steps.count)
+        try db.run("INSERT INTO steps (run_key, step, name) VALUES (?, ?, ?)", [.integer(runKey), .integer(key), .text(name)])
+        steps[name] = key
+        return key
+    }
+
+    /// Binds columns 2...12; the run key in column 1 stays bound for the whole run.
+    private mutating func write(_ e: Event, seq: Int64) throws {
+        let step = try currentStep ?? stepKey("run")
+        currentStep = step
+        let subject = try subjects.key(component: e.component, strategy: e.strategy)
+        live.add(e, strategy: subjects.strategyIndex(of: subject), repeatIndex: e.repeatIndex)
+
+        try insert.bind(.integer(seq), at: 2)
         try insert.bind(.integer(Int64(e.repeatIndex)), at: 3)
-        try insert.bind(.integer(subject), at: 4)
-        try insert.bind(.integer(Int64(e.instance)), at: 5)
-        try insert.bind(.integer(e.kind.code), at: 6)
-        try insert.bind(.integer(Int64(e.allocations)), at: 7)
-        try insert.bind(.integer(Int64(e.frees)), at: 8)
-        try insert.bind(.integer(Int64(e.requestedBytes)), at: 9)
-        try insert.bind(.integer(Int64(e.usableBytes)), at: 10)
-        try insert.bind(.integer(Int64(clamping: e.durationNanoseconds)), at: 11)
+        try insert.bind(.integer(step), at: 4)
+        try insert.bind(.integer(subject), at: 5)
+        try insert.bind(.integer(Int64(e.instance)), at: 6)
+        try insert.bind(.integer(e.kind.code), at: 7)
+        try insert.bind(.integer(Int64(e.allocations)), at: 8)
+        try insert.bind(.integer(Int64(e.frees)), at: 9)
+        try insert.bind(.integer(Int64(e.requestedBytes)), at: 10)
+        try insert.bind(.integer(Int64(e.usableBytes)), at: 11)
+        try insert.bind(.integer(Int64(clamping: e.durationNanoseconds)), at: 12)
         try insert.step()
         insert.reset()
+    }
+
+    private mutating func writeSample(_ strategy: String, _ repeatIndex: Int, _ elapsed: UInt64) throws {
+        let step = try currentStep ?? stepKey("run")
+        let now = live.figures(strategy: subjects.strategyIndex(named: strategy), repeatIndex: repeatIndex)
+        try db.run("""
+            INSERT OR REPLACE INTO samples (run_key, repeat, strategy, step, live_requested_bytes, live_usable_bytes,
+                                            peak_requested_bytes, elapsed_ns)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(runKey), .init(repeatIndex), .text(strategy), .integer(step),
+                  .integer(now.requested), .integer(now.usable), .integer(now.peak), .integer(Int64(clamping: elapsed))])
     }
 }
 
@@ -57,6 +111,8 @@ enum EventWriter {
 struct SubjectKeys {
     let db: SQLiteConnection
     private var cache: [String: [String: Int64]] = [:]
+    private var strategyIndexes: [String: Int] = [:]
+    private var subjectStrategy: [Int64: Int] = [:]
     // Events come in long runs of one subject: comparing two small strings is cheaper than hashing them.
     private var last: (component: String, strategy: String, key: Int64)?
 
@@ -69,6 +125,16 @@ struct SubjectKeys {
         return key
     }
 
+    /// A small number per strategy name, for array-indexed running sums.
+    func strategyIndex(of subject: Int64) -> Int { subjectStrategy[subject] ?? 0 }
+
+    mutating func strategyIndex(named strategy: String) -> Int {
+        if let known = strategyIndexes[strategy] { return known }
+        let index = strategyIndexes.count
+        strategyIndexes[strategy] = index
+        return index
+    }
+
     private mutating func lookUp(component: String, strategy: String) throws -> Int64 {
         if let known = cache[component]?[strategy] { return known }
         try db.run("INSERT INTO subjects (component, strategy) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -78,6 +144,39 @@ struct SubjectKeys {
             throw SQLiteError(code: 1, message: "subject \(component)/\(strategy) was not stored")
         }
         cache[component, default: [:]][strategy] = key
+        subjectStrategy[key] = strategyIndex(named: strategy)
         return key
+    }
+}
+
+/// Running live bytes per strategy within one repeat, with the peak reached.
+struct LiveBytes {
+    private var requested: [Int64] = []
+    private var usable: [Int64] = []
+    private var peak: [Int64] = []
+    private var repeatIndex = 0
+
+    mutating func add(_ event: Event, strategy: Int, repeatIndex: Int) {
+        if repeatIndex != self.repeatIndex {
+            self = LiveBytes()
+            self.repeatIndex = repeatIndex
+        }
+        grow(to: strategy)
+        requested[strategy] += Int64(event.requestedBytes)
+        usable[strategy] += Int64(event.usableBytes)
+        peak[strategy] = max(peak[strategy], requested[strategy])
+    }
+
+    mutating func figures(strategy: Int, repeatIndex: Int) -> (requested: Int64, usable: Int64, peak: Int64) {
+        guard repeatIndex == self.repeatIndex, strategy < requested.count else { return (0, 0, 0) }
+        return (requested[strategy], usable[strategy], peak[strategy])
+    }
+
+    private mutating func grow(to index: Int) {
+        while requested.count <= index {
+            requested.append(0)
+            usable.append(0)
+            peak.append(0)
+        }
     }
 }

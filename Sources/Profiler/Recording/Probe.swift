@@ -23,6 +23,11 @@ public struct Probe: Sendable {
         return copy
     }
 
+    /// The same probe for another component (an image name, a row's part).
+    public func component(_ name: String) -> Probe {
+        Probe(sink: sink, component: name, strategy: strategy, repeatIndex: repeatIndex, instance: instance)
+    }
+
     /// Sends one event for a measured region. Its own allocations are kept out of any
     /// region still open on this thread.
     public func emit<T>(_ kind: EventKind, _ measured: Measured<T>) throws {

@@ -14,6 +14,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public let databasePath: String
     private let buffer: EventBuffer
     private let writerDone = DispatchSemaphore(value: 0)
+    private let startedAt = AllocationScope.monotonicNanoseconds()
     // Touched only by the thread that calls start/finish/abort.
     private let connection: SQLiteConnection
     private var ended = false
@@ -39,13 +40,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
         let runID = UUID().uuidString.lowercased()
         try connection.run("""
             INSERT INTO runs (run_id, scenario, status, started_at, git_commit, host, os, arch, swift_version,
-                              build_configuration, tool_version, baseline_strategy, parameters, process_id)
-            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              build_configuration, tool_version, baseline_strategy, report, parameters, process_id)
+            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [
                 .text(runID), .text(run.scenario), .text(Timestamp.now()), SQLValue(environment.gitCommit),
                 .text(environment.host), .text(environment.os), .text(environment.arch),
                 .text(environment.swiftVersion), .text(environment.buildConfiguration),
-                .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.parametersJSON),
+                .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.report.rawValue),
+                .text(run.parametersJSON),
                 .init(Int(getpid())),
             ])
         guard let runKey = try connection.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(runID)])?.int64 else {
@@ -69,6 +71,19 @@ public final class Recorder: EventSink, @unchecked Sendable {
         try buffer.push(event)
     }
 
+    public func enterStep(_ name: String) throws {
+        try buffer.push(marker: .step(name))
+    }
+
+    public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {
+        try buffer.push(marker: .metric(name: name, value: value, strategy: strategy, repeatIndex: repeatIndex))
+    }
+
+    public func sample(strategy: String, repeatIndex: Int) throws {
+        let elapsed = AllocationScope.monotonicNanoseconds() &- startedAt
+        try buffer.push(marker: .sample(strategy: strategy, repeatIndex: repeatIndex, elapsedNanoseconds: elapsed))
+    }
+
     /// Waits until every event recorded so far is in the database. Recording may not
     /// continue afterwards; `finish()` still writes the rollups.
     public func drain() throws {
@@ -90,6 +105,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             try drain()
             try connection.transaction {
                 try connection.run(Self.rollupSQL, [.integer(runKey)])
+                try connection.run(Self.stepRollupSQL, [.integer(runKey)])
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
                                    [.text(Timestamp.now()), .integer(runKey)])
             }
@@ -149,6 +165,32 @@ public final class Recorder: EventSink, @unchecked Sendable {
         JOIN subjects s ON s.subject_id = p.subject_id
         GROUP BY p.subject_id
         HAVING SUM(p.created) > 0
+        """
+}
+
+extension Recorder {
+    /// Per (step, subject, kind): counts, bytes, and latency by nearest rank.
+    static let stepRollupSQL = """
+        WITH ranked AS (
+            SELECT seq, step, subject_id, kind_id, repeat, instance, requested_bytes, usable_bytes, duration_ns,
+                   ROW_NUMBER() OVER (PARTITION BY step, subject_id, kind_id ORDER BY duration_ns) AS position,
+                   COUNT(*) OVER (PARTITION BY step, subject_id, kind_id) AS total
+            FROM events
+            WHERE run_key = ?1
+        )
+        INSERT INTO step_rollups (run_key, step, component, strategy, kind, events, instances,
+                                  requested_bytes, usable_bytes, duration_ns_total,
+                                  duration_ns_median, duration_ns_p90, first_seq)
+        SELECT ?1, x.step, s.component, s.strategy, k.name, COUNT(*),
+               COUNT(DISTINCT x.repeat || ':' || x.instance),
+               SUM(x.requested_bytes), SUM(x.usable_bytes), SUM(x.duration_ns),
+               MAX(CASE WHEN x.position = (x.total + 1) / 2 THEN x.duration_ns END),
+               MAX(CASE WHEN x.position = (9 * x.total + 9) / 10 THEN x.duration_ns END),
+               MIN(x.seq)
+        FROM ranked x
+        JOIN subjects s ON s.subject_id = x.subject_id
+        JOIN event_kinds k ON k.kind_id = x.kind_id
+        GROUP BY x.step, x.subject_id, x.kind_id
         """
 }
 

@@ -6,10 +6,12 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
     case double(Double)
     case string(String)
     case bool(Bool)
+    case strings([String])
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let v = try? container.decode(Bool.self) { self = .bool(v) }
+        if let v = try? container.decode([String].self) { self = .strings(v) }
+        else if let v = try? container.decode(Bool.self) { self = .bool(v) }
         else if let v = try? container.decode(Int.self) { self = .int(v) }
         else if let v = try? container.decode(Double.self) { self = .double(v) }
         else { self = .string(try container.decode(String.self)) }
@@ -22,6 +24,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         case .double(let v): try container.encode(v)
         case .string(let v): try container.encode(v)
         case .bool(let v): try container.encode(v)
+        case .strings(let v): try container.encode(v)
         }
     }
 
@@ -31,6 +34,7 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
         case .double(let v): String(v)
         case .string(let v): v
         case .bool(let v): String(v)
+        case .strings(let v): v.joined(separator: ",")
         }
     }
 }
@@ -41,11 +45,14 @@ public struct RunDescription: Sendable, Equatable {
     public var scenario: String
     public var baselineStrategy: String
     public var parameters: [String: ParameterValue]
+    public var report: ReportKind
 
-    public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue]) {
+    public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue],
+                report: ReportKind = .savings) {
         self.scenario = scenario
         self.baselineStrategy = baselineStrategy
         self.parameters = parameters
+        self.report = report
     }
 
     var parametersJSON: String {

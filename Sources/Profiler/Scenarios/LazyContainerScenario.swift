@@ -7,12 +7,15 @@ public struct LazyContainerScenario: Scenario {
     public let summary = "Label, Button, ImageView: eager vs lazy container vs lazy container realized (seed 1)"
     public let baselineStrategy = "eager"
     public let strategies = ["eager", "lazy", "lazy-realized"]
-    public let defaultInstances = 1000
+    public let countParameter = "instances"
+    public let parameters = [
+        ParameterSpec("instances", "instances per component and strategy", .integer(1...1_000_000), default: .int(1000)),
+    ]
 
     public init() {}
 
     public func run(_ context: ScenarioContext) throws {
-        let count = context.options.instances ?? defaultInstances
+        let count = context.options.int("instances")
         // Non-capturing factories: a capture would add a closure context to every container.
         try measure("Label", count, context) { Label(text: "Hello, profctl") }
         try measure("Button", count, context) { Button(title: "Send") }
@@ -21,10 +24,9 @@ public struct LazyContainerScenario: Scenario {
 
     private func measure<C: View>(_ component: String, _ count: Int, _ context: ScenarioContext,
                                   _ make: @escaping () -> C) throws {
-        for strategy in strategies {
+        for strategy in context.strategies {
             // Warm-up: the first use of a generic type or a static allocates once per process.
-            let warmUp = ScenarioContext(sink: DiscardingSink(), repeatIndex: context.repeatIndex, options: context.options)
-            try run(strategy, component, 1, warmUp, make)
+            try run(strategy, component, 1, context.discarding, make)
             try run(strategy, component, count, context, make)
             context.progress("\(name): \(component) \(strategy): \(count) instances")
         }
@@ -41,37 +43,43 @@ public struct LazyContainerScenario: Scenario {
         case "eager":
             var views: [C] = []
             views.reserveCapacity(count)
-            for i in 0..<count {
-                views.append(try probe.instance(i).measure(.create) {
-                    let view = make()
-                    parent.addSubview(view)
-                    return view
-                })
-            }
-            for i in (0..<count).reversed() {
-                try probe.instance(i).measure(.release) {
-                    let view = views.removeLast()
-                    view.removeFromSuperview()
+            try context.step("build", strategy: strategy) {
+                for i in 0..<count {
+                    views.append(try probe.instance(i).measure(.create) {
+                        let view = make()
+                        parent.addSubview(view)
+                        return view
+                    })
                 }
             }
-        case "lazy", "lazy-realized":
-            var containers: [LazyContainer<C, View>] = []
-            containers.reserveCapacity(count)
-            for i in 0..<count {
-                let container = try LazyContainer<C, View>.make(probe: probe.instance(i), make)
-                if strategy == "lazy-realized" {
-                    try container.ensure(in: parent, probe: probe.instance(i))
+            try context.step("release", strategy: strategy) {
+                for i in (0..<count).reversed() {
+                    try probe.instance(i).measure(.release) {
+                        let view = views.removeLast()
+                        view.removeFromSuperview()
+                    }
                 }
-                containers.append(container)
-            }
-            for i in (0..<count).reversed() {
-                if let container = containers.last, container.isRealized {
-                    try container.remove(probe: probe.instance(i))
-                }
-                try probe.instance(i).measure(.release) { _ = containers.removeLast() }
             }
         default:
-            throw ScenarioError.invalidOption("\(name) has no strategy '\(strategy)'; strategies: \(strategies.joined(separator: ", "))")
+            var containers: [LazyContainer<C, View>] = []
+            containers.reserveCapacity(count)
+            try context.step("build", strategy: strategy) {
+                for i in 0..<count {
+                    let container = try LazyContainer<C, View>.make(probe: probe.instance(i), make)
+                    if strategy == "lazy-realized" {
+                        try container.ensure(in: parent, probe: probe.instance(i))
+                    }
+                    containers.append(container)
+                }
+            }
+            try context.step("release", strategy: strategy) {
+                for i in (0..<count).reversed() {
+                    if let container = containers.last, container.isRealized {
+                        try container.remove(probe: probe.instance(i))
+                    }
+                    try probe.instance(i).measure(.release) { _ = containers.removeLast() }
+                }
+            }
         }
     }
 }

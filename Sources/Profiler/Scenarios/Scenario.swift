@@ -1,35 +1,25 @@
-/// Options every scenario understands, from `profctl record`.
+/// What `profctl record` (or a scenario file) asks of a scenario.
 public struct RecordOptions: Sendable, Equatable {
-    /// Instances per (component, strategy); nil for the scenario's default.
-    public var instances: Int?
     /// How many times the whole scenario runs within one run.
     public var repeats: Int
+    /// The strategies to run, in any order; nil for all of the scenario's.
+    public var strategies: [String]?
+    /// Parameter values that replace the scenario's defaults.
+    public var parameters: [String: ParameterValue]
 
-    public init(instances: Int? = nil, repeats: Int = 1) {
-        self.instances = instances
+    public init(repeats: Int = 1, strategies: [String]? = nil, parameters: [String: ParameterValue] = [:]) {
         self.repeats = repeats
-    }
-}
-
-/// What a scenario gets while it runs: where its events go and which repeat this is.
-public struct ScenarioContext: Sendable {
-    public let sink: any EventSink
-    public let repeatIndex: Int
-    public let options: RecordOptions
-    /// Short human-readable progress lines (stderr in the CLI).
-    public let progress: @Sendable (String) -> Void
-
-    public init(sink: any EventSink, repeatIndex: Int, options: RecordOptions,
-                progress: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.sink = sink
-        self.repeatIndex = repeatIndex
-        self.options = options
-        self.progress = progress
+        self.strategies = strategies
+        self.parameters = parameters
     }
 
-    public func probe(component: String, strategy: String) -> Probe {
-        Probe(sink: sink, component: component, strategy: strategy, repeatIndex: repeatIndex)
+    /// Sets the scenario's main count (instances, rows, items, ...) when given.
+    public init(instances: Int?, repeats: Int = 1) {
+        self.init(repeats: repeats, parameters: instances.map { [RecordOptions.instancesKey: .int($0)] } ?? [:])
     }
+
+    /// Stands for the scenario's count parameter until the scenario is known.
+    public static let instancesKey = "@instances"
 }
 
 /// A scripted experiment: builds components under several strategies and emits the
@@ -42,18 +32,117 @@ public protocol Scenario: Sendable {
     /// The strategy that savings are measured against.
     var baselineStrategy: String { get }
     var strategies: [String] { get }
-    var defaultInstances: Int { get }
+    /// The parameters it takes, with defaults.
+    var parameters: [ParameterSpec] { get }
+    /// The parameter `--instances` sets.
+    var countParameter: String { get }
+    /// The report that fits this scenario.
+    var report: ReportKind { get }
     /// Runs once per repeat.
     func run(_ context: ScenarioContext) throws
 }
 
 extension Scenario {
-    func description(for options: RecordOptions) -> RunDescription {
-        RunDescription(scenario: name, baselineStrategy: baselineStrategy, parameters: [
-            "instances": .int(options.instances ?? defaultInstances),
-            "repeats": .int(options.repeats),
-            "strategies": .string(strategies.joined(separator: ",")),
-        ])
+    public var report: ReportKind { .savings }
+
+    /// Resolves options against this scenario: defaults filled in, every name and value
+    /// checked. Throws with the valid choices on the first problem.
+    public func resolve(_ options: RecordOptions) throws -> ResolvedOptions {
+        var values: [String: ParameterValue] = [:]
+        for spec in parameters { values[spec.name] = spec.defaultValue }
+        for (rawName, value) in options.parameters {
+            let name = rawName == RecordOptions.instancesKey ? countParameter : rawName
+            guard let spec = parameters.first(where: { $0.name == name }) else {
+                throw ScenarioError.unknownParameter(name, scenario: self.name, known: parameters.map(\.name))
+            }
+            guard let valid = spec.validate(value) else {
+                throw ScenarioError.invalidValue(name, value: value.description, expected: spec.validValues)
+            }
+            values[name] = valid
+        }
+        let chosen = options.strategies ?? strategies
+        for strategy in chosen where !strategies.contains(strategy) {
+            throw ScenarioError.unknownStrategy(strategy, scenario: name, known: strategies)
+        }
+        guard options.repeats >= 1 else {
+            throw ScenarioError.invalidValue("repeats", value: String(options.repeats), expected: "at least 1")
+        }
+        return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values)
+    }
+
+    func description(for options: ResolvedOptions) -> RunDescription {
+        var parameters = options.parameters
+        parameters["repeats"] = .int(options.repeats)
+        parameters["strategies"] = .strings(options.strategies)
+        return RunDescription(scenario: name, baselineStrategy: baselineStrategy, parameters: parameters, report: report)
+    }
+}
+
+/// Options checked against a scenario: every parameter present and valid.
+public struct ResolvedOptions: Sendable, Equatable {
+    public let repeats: Int
+    public let strategies: [String]
+    public let parameters: [String: ParameterValue]
+
+    public func int(_ name: String) -> Int {
+        if case .int(let v) = parameters[name] { return v }
+        return 0
+    }
+
+    public func string(_ name: String) -> String {
+        if case .string(let v) = parameters[name] { return v }
+        return ""
+    }
+
+    public func script(_ name: String) -> [String] {
+        switch parameters[name] {
+        case .strings(let v): v
+        case .string(let v): [v]
+        default: []
+        }
+    }
+}
+
+/// What a scenario gets while it runs: where its events go, which repeat this is,
+/// its parameters and strategies.
+public struct ScenarioContext: Sendable {
+    public let sink: any EventSink
+    public let repeatIndex: Int
+    public let options: ResolvedOptions
+    /// Short human-readable progress lines (stderr in the CLI).
+    public let progress: @Sendable (String) -> Void
+
+    public init(sink: any EventSink, repeatIndex: Int, options: ResolvedOptions,
+                progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.sink = sink
+        self.repeatIndex = repeatIndex
+        self.options = options
+        self.progress = progress
+    }
+
+    public var strategies: [String] { options.strategies }
+
+    public func probe(component: String, strategy: String) -> Probe {
+        Probe(sink: sink, component: component, strategy: strategy, repeatIndex: repeatIndex)
+    }
+
+    /// Runs one named step of one strategy; afterwards the strategy's live bytes are sampled.
+    @discardableResult
+    public func step<T>(_ name: String, strategy: String, _ body: () throws -> T) throws -> T {
+        try AllocationScope.excluded { try sink.enterStep(name) }
+        let value = try body()
+        try AllocationScope.excluded { try sink.sample(strategy: strategy, repeatIndex: repeatIndex) }
+        return value
+    }
+
+    /// Records a number observed in the current step of a strategy.
+    public func metric(_ name: String, _ value: Double, strategy: String) throws {
+        try AllocationScope.excluded { try sink.metric(name, value, strategy: strategy, repeatIndex: repeatIndex) }
+    }
+
+    /// The same context with events going nowhere: for warm-up passes.
+    public var discarding: ScenarioContext {
+        ScenarioContext(sink: DiscardingSink(), repeatIndex: repeatIndex, options: options)
     }
 }
 

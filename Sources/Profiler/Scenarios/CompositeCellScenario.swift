@@ -1,0 +1,73 @@
+/// Seed experiment 3: a mail cell (4 labels, 2 images, 1 button) built from a parsed
+/// layout template, by hand-written code, or drawn into one bitmap. Bytes per cell and
+/// creation latency for the first cell, later cells, and reuse (new content in an
+/// existing cell).
+public struct CompositeCellScenario: Scenario {
+    public let name = "composite-cell"
+    public let summary = "a mail cell from a template, by hand, or drawn into a bitmap: bytes and latency (seed 3)"
+    public let baselineStrategy = "hand-built"
+    public let strategies = ["template", "hand-built", "direct-draw"]
+    public let countParameter = "cells"
+    public let parameters = [
+        ParameterSpec("cells", "cells built per strategy", .integer(2...100_000), default: .int(50)),
+        ParameterSpec("reuses", "times a built cell gets new content", .integer(1...100_000), default: .int(50)),
+        ParameterSpec("width", "cell width in points", .integer(1...4096), default: .int(375)),
+        ParameterSpec("height", "cell height in points", .integer(1...4096), default: .int(88)),
+        ParameterSpec("scale", "screen scale", .integer(1...4), default: .int(2)),
+    ]
+    public let report = ReportKind.compositeCell
+
+    public init() {}
+
+    public func run(_ context: ScenarioContext) throws {
+        for strategy in context.strategies {
+            try runStrategy(strategy, context)
+            context.progress("\(name): \(strategy)")
+        }
+    }
+
+    private func runStrategy(_ strategy: String, _ context: ScenarioContext) throws {
+        let o = context.options
+        let width = Double(o.int("width")), height = Double(o.int("height")), scale = Double(o.int("scale"))
+        let probe = context.probe(component: "mail-cell", strategy: strategy)
+        // The template "file" is read once, on the first cell, and kept, as UINib keeps its
+        // archive; every instantiation decodes it again.
+        var templateSource: String?
+        func build(_ n: Int) throws -> View {
+            switch strategy {
+            case "template":
+                if templateSource == nil { templateSource = String(LayoutTemplate.mailCellSource.utf8.map { Character(UnicodeScalar($0)) }) }
+                return try LayoutTemplate.parse(templateSource ?? "").instantiate(.sample(n), width: width, height: height)
+            case "direct-draw":
+                return DrawnMailCell(.sample(n), width: width, height: height, scale: scale)
+            default:
+                return MailCell.handBuilt(.sample(n), width: width, height: height)
+            }
+        }
+        var cells: [View] = []
+        cells.reserveCapacity(o.int("cells"))
+        // No warm-up: the first cell's one-time costs are what the `first` phase measures.
+        try context.step("first", strategy: strategy) {
+            cells.append(try probe.instance(0).measure(.create) { try build(0) })
+        }
+        try context.step("later", strategy: strategy) {
+            for n in 1..<o.int("cells") {
+                cells.append(try probe.instance(n).measure(.create) { try build(n) })
+            }
+        }
+        try context.step("reuse", strategy: strategy) {
+            for n in 0..<o.int("reuses") {
+                let cell = cells[n % cells.count]
+                try probe.instance(n % cells.count).measure(.realize) {
+                    if let drawn = cell as? DrawnMailCell { drawn.draw(.sample(n + 1000)) }
+                    if let composed = cell as? MailCell { composed.configure(.sample(n + 1000)) }
+                }
+            }
+        }
+        try context.step("release", strategy: strategy) {
+            for n in (0..<cells.count).reversed() {
+                try probe.instance(n).measure(.release) { _ = cells.removeLast() }
+            }
+        }
+    }
+}

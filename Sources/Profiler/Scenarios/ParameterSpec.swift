@@ -1,0 +1,53 @@
+import Foundation
+
+/// One parameter a scenario takes: its name, what it means, its default and what values
+/// are valid. Checked before anything is recorded, from the CLI and from scenario files.
+public struct ParameterSpec: Sendable {
+    public enum Kind: Sendable, Equatable {
+        case integer(ClosedRange<Int>)
+        case choices([String])
+        /// A list whose every element is one of the choices (a script of moves, say).
+        case script([String])
+    }
+
+    public let name: String
+    public let summary: String
+    public let kind: Kind
+    public let defaultValue: ParameterValue
+
+    public init(_ name: String, _ summary: String, _ kind: Kind, default defaultValue: ParameterValue) {
+        self.name = name
+        self.summary = summary
+        self.kind = kind
+        self.defaultValue = defaultValue
+    }
+
+    /// What values are valid, for error messages.
+    public var validValues: String {
+        switch kind {
+        case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .choices(let choices): "one of \(choices.joined(separator: ", "))"
+        case .script(let moves): "a list of \(moves.joined(separator: ", "))"
+        }
+    }
+
+    /// Checks a value; returns it normalised (a lone string becomes a one-step script).
+    public func validate(_ value: ParameterValue) -> ParameterValue? {
+        switch (kind, value) {
+        case (.integer(let range), .int(let v)) where range.contains(v): return value
+        case (.choices(let choices), .string(let v)) where choices.contains(v): return value
+        case (.script(let moves), .strings(let v)) where !v.isEmpty && v.allSatisfy(moves.contains): return value
+        case (.script(let moves), .string(let v)) where moves.contains(v): return .strings([v])
+        default: return nil
+        }
+    }
+
+    /// Parses a value given as text (`--set name=value`): comma-separated for scripts.
+    public func parse(_ text: String) -> ParameterValue? {
+        switch kind {
+        case .integer: Int(text).flatMap { validate(.int($0)) }
+        case .choices: validate(.string(text))
+        case .script: validate(.strings(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+        }
+    }
+}
