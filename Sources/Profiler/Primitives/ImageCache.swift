@@ -79,7 +79,9 @@ public final class SweepingImageCache: ImageCache, @unchecked Sendable {
     let strong: StrongImageCache
     let queue = DispatchQueue(label: "profctl.sweep")
     let group = DispatchGroup()
-    // Guarded by strong.lock.
+    // Guarded by stateLock (not the entries' lock: a sweep waiting for the entries must
+    // not stop the next idle turn from seeing that it runs).
+    private let stateLock = NSLock()
     private var sweeping = false
     private(set) var sweeps = 0
     private(set) var skipped = 0
@@ -92,7 +94,7 @@ public final class SweepingImageCache: ImageCache, @unchecked Sendable {
     }
 
     public func idle(probe: Probe) throws {
-        let start = strong.lock.withLock { () -> Bool in
+        let start = stateLock.withLock { () -> Bool in
             if sweeping { skipped += 1; return false }
             sweeping = true
             return true
@@ -103,7 +105,7 @@ public final class SweepingImageCache: ImageCache, @unchecked Sendable {
             defer { group.leave() }
             let began = AllocationScope.monotonicNanoseconds()
             try? sweep(probe: probe)
-            strong.lock.withLock {
+            stateLock.withLock {
                 sweepNanoseconds += AllocationScope.monotonicNanoseconds() - began
                 sweeps += 1
                 sweeping = false
@@ -134,7 +136,7 @@ public final class SweepingImageCache: ImageCache, @unchecked Sendable {
 
     /// Sweep statistics so far: sweeps run, sweeps skipped, nanoseconds spent sweeping.
     public var statistics: (sweeps: Int, skipped: Int, nanoseconds: UInt64) {
-        strong.lock.withLock { (sweeps, skipped, sweepNanoseconds) }
+        stateLock.withLock { (sweeps, skipped, sweepNanoseconds) }
     }
 }
 
