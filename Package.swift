@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a shim for what Swift cannot call directly.
@@ -24,7 +25,7 @@ let package = Package(
         ),
         .target(
             name: "Profiler",
-            dependencies: ["CSQLite", "CAllocationHooks"],
+            dependencies: ["CSQLite", "CAllocationHooks", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .executableTarget(

@@ -214,7 +214,7 @@ ORDER BY started_at, run_id, ordinal;
 
 -- Step rollups with run ids, step names and the run's repeat count.
 CREATE VIEW step_summary AS
-SELECT r.run_id, r.run_key, r.scenario, st.name AS step, x.component, x.strategy, x.kind,
+SELECT r.run_id, r.run_key, r.scenario, r.report, st.name AS step, x.component, x.strategy, x.kind,
        x.events, x.instances, x.requested_bytes, x.usable_bytes,
        x.duration_ns_total, x.duration_ns_median, x.duration_ns_p90, x.first_seq,
        CAST(json_extract(r.parameters, '$.repeats') AS INTEGER) AS repeats
@@ -254,7 +254,7 @@ WITH lookups AS (
            SUM(CASE WHEN kind = 'hit' THEN events ELSE 0 END) AS hits,
            SUM(CASE WHEN kind = 'miss' THEN events ELSE 0 END) AS misses,
            SUM(CASE WHEN kind = 'evict' THEN events ELSE 0 END) AS evictions
-    FROM step_summary WHERE scenario = 'image-cache'
+    FROM step_summary WHERE report = 'image-cache'
     GROUP BY run_key, strategy
 ),
 live AS (
@@ -291,7 +291,7 @@ WITH counts AS (
            SUM(CASE WHEN component = 'row' AND kind = 'create' AND step = 'top' THEN events ELSE 0 END) AS created_at_top,
            SUM(CASE WHEN component = 'row-body' AND kind = 'realize' THEN events ELSE 0 END) AS realized,
            SUM(CASE WHEN component = 'row-body' AND kind = 'realize' AND step = 'top' THEN events ELSE 0 END) AS realized_at_top
-    FROM step_summary WHERE scenario = 'lazy-list'
+    FROM step_summary WHERE report = 'lazy-list'
     GROUP BY run_key, strategy
 ),
 live AS (
@@ -325,7 +325,7 @@ SELECT run_id, strategy,
        MAX(CASE WHEN step = 'later' AND kind = 'create' THEN duration_ns_p90 END) AS later_p90_ns,
        MAX(CASE WHEN step = 'reuse' AND kind = 'realize' THEN duration_ns_median END) AS reuse_median_ns,
        MAX(CASE WHEN step = 'reuse' AND kind = 'realize' THEN duration_ns_p90 END) AS reuse_p90_ns
-FROM step_summary WHERE scenario = 'composite-cell'
+FROM step_summary WHERE report = 'composite-cell'
 GROUP BY run_key, strategy
 ORDER BY run_key, MIN(first_seq);
 
@@ -339,7 +339,7 @@ SELECT run_id, strategy,
        CAST((SELECT value FROM metric_summary m WHERE m.run_key = s.run_key AND m.strategy = s.strategy AND m.name = 'state_resets') AS INTEGER) AS state_resets,
        ROUND(CAST(SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) AS REAL)
              / NULLIF(SUM(CASE WHEN kind = 'create' THEN events ELSE 0 END), 0), 2) AS bytes_per_element
-FROM step_summary s WHERE scenario = 'identity'
+FROM step_summary s WHERE report = 'identity'
 GROUP BY run_key, strategy
 ORDER BY run_key, MIN(first_seq);
 
@@ -350,7 +350,7 @@ WITH totals AS (
     SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal,
            SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) / MAX(repeats) AS page_bytes,
            SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) / MAX(repeats) AS created_bytes
-    FROM step_summary WHERE scenario = 'live-room'
+    FROM step_summary WHERE report = 'live-room'
     GROUP BY run_key, strategy
 )
 SELECT t.run_id, t.strategy,

@@ -154,3 +154,35 @@ struct ProcessTests {
         #expect(status.stdout.contains("initial") && status.stdout.contains("applied"))
     }
 }
+
+@Suite("Scenario files through profctl")
+struct ScenarioFileProcessTests {
+    @Test("a shipped scenario file records and reports under its own name")
+    func recordsAndReports() throws {
+        let folder = try TemporaryFolder()
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scenarios/long-list-identity.yaml")
+        let record = try ProfctlProcess.run(["record", file.path, "--set", "items=30", "--quiet"], in: folder.url)
+        #expect(record.status == 0, "\(record.stderr)")
+        let report = try ProfctlProcess.run(["report", "--scenario", "long-list-identity", "--format", "csv"], in: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("stable-id,30,1,0,0,"))
+    }
+
+    @Test("a broken file fails with line and column, exit 64, and the database is left unchanged")
+    func brokenFileWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        _ = try ProfctlProcess.run(["record", "identity", "--instances", "3", "--quiet"], in: folder.url)
+        let database = folder.url.appendingPathComponent("profile.sqlite")
+        let before = try Data(contentsOf: database)
+        let broken = folder.url.appendingPathComponent("broken.yaml")
+        try "scenario: identity\nparameters:\n  items: many\n".write(to: broken, atomically: true, encoding: .utf8)
+        // A valid scenario named first must not be recorded either.
+        let result = try ProfctlProcess.run(["record", "lazy-container", broken.path], in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("broken.yaml:3:10: items must be a whole number"))
+        #expect(try Data(contentsOf: database) == before)
+        let runs = try ProfctlProcess.run(["runs", "--format", "csv"], in: folder.url)
+        #expect(runs.stdout.split(whereSeparator: \.isNewline).count == 2)
+    }
+}

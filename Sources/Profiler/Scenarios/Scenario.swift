@@ -6,11 +6,15 @@ public struct RecordOptions: Sendable, Equatable {
     public var strategies: [String]?
     /// Parameter values that replace the scenario's defaults.
     public var parameters: [String: ParameterValue]
+    /// The name the run is stored under, when not the scenario's own (scenario files).
+    public var runName: String?
 
-    public init(repeats: Int = 1, strategies: [String]? = nil, parameters: [String: ParameterValue] = [:]) {
+    public init(repeats: Int = 1, strategies: [String]? = nil, parameters: [String: ParameterValue] = [:],
+                runName: String? = nil) {
         self.repeats = repeats
         self.strategies = strategies
         self.parameters = parameters
+        self.runName = runName
     }
 
     /// Sets the scenario's main count (instances, rows, items, ...) when given.
@@ -67,14 +71,16 @@ extension Scenario {
         guard options.repeats >= 1 else {
             throw ScenarioError.invalidValue("repeats", value: String(options.repeats), expected: "at least 1")
         }
-        return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values)
+        return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
+                               runName: options.runName ?? name)
     }
 
     func description(for options: ResolvedOptions) -> RunDescription {
         var parameters = options.parameters
         parameters["repeats"] = .int(options.repeats)
         parameters["strategies"] = .strings(options.strategies)
-        return RunDescription(scenario: name, baselineStrategy: baselineStrategy, parameters: parameters, report: report)
+        if options.runName != name { parameters["kind"] = .string(name) }
+        return RunDescription(scenario: options.runName, baselineStrategy: baselineStrategy, parameters: parameters, report: report)
     }
 }
 
@@ -83,6 +89,7 @@ public struct ResolvedOptions: Sendable, Equatable {
     public let repeats: Int
     public let strategies: [String]
     public let parameters: [String: ParameterValue]
+    public let runName: String
 
     public func int(_ name: String) -> Int {
         if case .int(let v) = parameters[name] { return v }

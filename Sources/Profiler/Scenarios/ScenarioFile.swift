@@ -1,0 +1,185 @@
+import Foundation
+import Yams
+
+/// A mistake in a scenario file, with where it is and what would be valid.
+public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let path: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public var description: String { "\(path):\(line):\(column): \(message)" }
+}
+
+/// A scenario described in YAML: which built-in kind, its parameters, strategies and
+/// repeats (docs/scenario-format.md). Everything is checked when the file is loaded, so
+/// nothing is recorded for a file that does not validate.
+///
+///     scenario: lazy-list
+///     name: long-feed
+///     repeats: 2
+///     strategies: [eager, lazy]
+///     parameters:
+///       rows: 500
+///       scroll: [down, up]
+public struct ScenarioFile: Sendable {
+    public let path: String
+    public let scenario: any Scenario
+    public let options: RecordOptions
+
+    static let keys = ["scenario", "name", "repeats", "strategies", "parameters"]
+
+    public static func load(path: String) throws -> ScenarioFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioFileError(path: path, line: 0, column: 0, message: "cannot read the file (does it exist?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioFileError(path: path, line: 0, column: 0, message: "the file is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> ScenarioFile {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw ScenarioFileError(path: path, line: 1, column: 1,
+                                        message: "the file is empty; it needs at least `scenario: NAME`")
+            }
+            root = node
+        } catch let error as YamlError {
+            throw Self.error(from: error, path: path)
+        }
+        return try Reader(path: path).read(root)
+    }
+
+    /// Where libyaml found a syntax problem.
+    static func error(from error: YamlError, path: String) -> ScenarioFileError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ScenarioFileError(path: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioFileError(path: path, line: context.mark.line, column: context.mark.column,
+                                     message: "\(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")) appears twice in this mapping")
+        default:
+            return ScenarioFileError(path: path, line: 1, column: 1, message: "YAML: \(error)")
+        }
+    }
+
+    /// Reads the node tree, failing at the first problem with its position.
+    struct Reader {
+        let path: String
+
+        func fail(_ node: Node?, _ message: String) -> ScenarioFileError {
+            ScenarioFileError(path: path, line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1, message: message)
+        }
+
+        func read(_ root: Node) throws -> ScenarioFile {
+            guard let mapping = root.mapping else {
+                throw fail(root, "expected a mapping of \(ScenarioFile.keys.joined(separator: ", "))")
+            }
+            var fields: [String: (key: Node, value: Node)] = [:]
+            for (key, value) in mapping {
+                guard let name = key.string, ScenarioFile.keys.contains(name) else {
+                    throw fail(key, "unknown key '\(key.string ?? "?")'; valid keys: \(ScenarioFile.keys.joined(separator: ", "))")
+                }
+                guard fields[name] == nil else { throw fail(key, "'\(name)' appears twice") }
+                fields[name] = (key, value)
+            }
+            guard let kindNode = fields["scenario"]?.value else {
+                throw fail(root, "missing `scenario:`; built-in scenarios: \(BuiltInScenarios.all.map(\.name).joined(separator: ", "))")
+            }
+            let scenario: any Scenario
+            do {
+                scenario = try BuiltInScenarios.named(try text(kindNode, "scenario"))
+            } catch let error as ScenarioError {
+                throw fail(kindNode, error.description)
+            }
+            var options = RecordOptions()
+            if let node = fields["name"]?.value { options.runName = try runName(node) }
+            if let node = fields["repeats"]?.value { options.repeats = try integer(node, "repeats", 1...10_000) }
+            if let node = fields["strategies"]?.value { options.strategies = try strategies(node, of: scenario) }
+            if let node = fields["parameters"]?.value { options.parameters = try parameters(node, of: scenario) }
+            do {
+                _ = try scenario.resolve(options)
+            } catch {
+                throw fail(root, String(describing: error))
+            }
+            return ScenarioFile(path: path, scenario: scenario, options: options)
+        }
+
+        func text(_ node: Node, _ what: String) throws -> String {
+            guard let scalar = node.scalar, !scalar.string.isEmpty else { throw fail(node, "\(what) must be a word, not a list or a mapping") }
+            return scalar.string
+        }
+
+        func runName(_ node: Node) throws -> String {
+            let name = try text(node, "name")
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+            guard name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
+                throw fail(node, "name '\(name)' must be at most 64 letters, digits, '-', '_' or '.'")
+            }
+            return name
+        }
+
+        func integer(_ node: Node, _ what: String, _ range: ClosedRange<Int>) throws -> Int {
+            guard node.scalar != nil, let value = node.int else {
+                throw fail(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            guard range.contains(value) else {
+                throw fail(node, "\(what) \(value) is out of range: expected \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+
+        func strategies(_ node: Node, of scenario: any Scenario) throws -> [String] {
+            let items = try list(node, "strategies")
+            guard !items.isEmpty else { throw fail(node, "strategies must name at least one of: \(scenario.strategies.joined(separator: ", "))") }
+            return try items.map { item in
+                let name = try text(item, "a strategy")
+                guard scenario.strategies.contains(name) else {
+                    throw fail(item, "unknown strategy '\(name)' for \(scenario.name); known: \(scenario.strategies.joined(separator: ", "))")
+                }
+                return name
+            }
+        }
+
+        func list(_ node: Node, _ what: String) throws -> [Node] {
+            if let sequence = node.sequence { return Array(sequence) }
+            if node.scalar != nil { return [node] }
+            throw fail(node, "\(what) must be a list, like [a, b]")
+        }
+
+        func parameters(_ node: Node, of scenario: any Scenario) throws -> [String: ParameterValue] {
+            guard let mapping = node.mapping else { throw fail(node, "parameters must be a mapping of name: value") }
+            var values: [String: ParameterValue] = [:]
+            for (key, value) in mapping {
+                let name = key.string ?? "?"
+                guard let spec = scenario.parameters.first(where: { $0.name == name }) else {
+                    throw fail(key, "\(scenario.name) has no parameter '\(name)'; its parameters: \(scenario.parameters.map(\.name).joined(separator: ", "))")
+                }
+                guard values[name] == nil else { throw fail(key, "'\(name)' appears twice") }
+                values[name] = try parameter(value, spec)
+            }
+            return values
+        }
+
+        func parameter(_ node: Node, _ spec: ParameterSpec) throws -> ParameterValue {
+            let candidate: ParameterValue?
+            switch spec.kind {
+            case .integer(let range): candidate = .int(try integer(node, spec.name, range))
+            case .choices: candidate = node.scalar.map { .string($0.string) }
+            case .script(let moves):
+                candidate = .strings(try list(node, spec.name).map { item in
+                    let move = try text(item, "a move")
+                    guard moves.contains(move) else { throw fail(item, "unknown move '\(move)' in \(spec.name); moves: \(moves.joined(separator: ", "))") }
+                    return move
+                })
+            }
+            guard let candidate, let valid = spec.validate(candidate) else {
+                throw fail(node, "\(spec.name) must be \(spec.validValues)")
+            }
+            return valid
+        }
+    }
+}
