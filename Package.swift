@@ -5,6 +5,8 @@ let package = Package(
     name: "profctl",
     products: [
         .library(name: "Profiler", targets: ["Profiler"]),
+        // The record command line, for users' own executables.
+        .library(name: "ProfilerCLI", targets: ["ProfilerCLI"]),
         .executable(name: "profctl", targets: ["profctl"]),
     ],
     dependencies: [
@@ -28,10 +30,18 @@ let package = Package(
             dependencies: ["CSQLite", "CAllocationHooks", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedMigrationsPlugin"]
         ),
+        .target(
+            name: "ProfilerCLI",
+            dependencies: [
+                "Profiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "profctl",
             dependencies: [
                 "Profiler",
+                "ProfilerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +67,7 @@ let package = Package(
             dependencies: [
                 "profctl",
                 "Profiler",
+                "ProfilerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Profiler
+import ProfilerCLI
 
 @main
 struct Profctl: ParsableCommand, Exemplified {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Profiler
+import ProfilerCLI
 
 struct Query: ParsableCommand, Exemplified {
     static let examples = [

@@ -1,5 +1,6 @@
 import Foundation
 import Profiler
+import ProfilerCLI
 
 /// Puts run reports into the chosen format. JSON: one report is
 /// {"run": {...}, "report": kind, "bytes": measure, "rows": [...]}; several are

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Profiler
+import ProfilerCLI
 
 struct Runs: ParsableCommand, Exemplified {
     static let examples = [

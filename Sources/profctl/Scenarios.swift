@@ -1,5 +1,6 @@
 import ArgumentParser
 import Profiler
+import ProfilerCLI
 
 struct Scenarios: ParsableCommand, Exemplified {
     static let examples = [

@@ -2,6 +2,7 @@ import ArgumentParser
 import Testing
 @testable import profctl
 import Profiler
+import ProfilerCLI
 
 @Suite("Command-line parsing")
 struct CommandLineTests {
@@ -10,8 +11,8 @@ struct CommandLineTests {
         let parsed = try Profctl.parseAsRoot(["record", "lazy-container", "--repeat", "3", "--instances", "10", "--db", "x.sqlite"])
         let record = try #require(parsed as? Record)
         #expect(record.scenarios == ["lazy-container"])
-        #expect(record.repeats == 3)
-        #expect(record.instances == 10)
+        #expect(record.options.repeats == 3)
+        #expect(record.options.instances == 10)
         #expect(record.database.path == "x.sqlite")
     }
 
@@ -21,6 +22,9 @@ struct CommandLineTests {
         (["record", "no-such-scenario"], "built-in scenarios: lazy-container"),
         (["report", "--format", "xml"], "xml"),
         (["report", "--bytes", "allocated"], "allocated"),
+        (["record", "lazy-list", "--set", "viewport=0"], "viewport must be a whole number from 1 to 10000"),
+        (["record", "lazy-list", "--set", "speed=3"], "a name among: rows, viewport"),
+        (["record", "identity", "--strategies", "stable-id,uuid"], "its strategies: stable-id, index-id, fresh-id"),
     ])
     func usageErrors(arguments: [String], message: String) {
         do {
@@ -71,5 +75,6 @@ struct CommandLineTests {
         #expect(ExitCodes.code(for: StoreError.missingDatabase(path: "x")) == 1)
         #expect(ExitCodes.code(for: StoreError.readOnlyViolation(sql: "DELETE")) == 64)
         #expect(ExitCodes.code(for: SQLiteError(code: 1, message: "x")) == 1)
+        #expect(ExitCodes.code(for: ScenarioFileError(path: "f", line: 1, column: 1, message: "m")) == 64)
     }
 }

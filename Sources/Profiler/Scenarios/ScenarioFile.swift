@@ -8,6 +8,13 @@ public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Send
     public let column: Int
     public let message: String
 
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "\(path):\(line):\(column): \(message)" }
 }
 

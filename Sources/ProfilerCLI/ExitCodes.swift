@@ -3,17 +3,17 @@ import Foundation
 import Profiler
 
 /// Every exit status profctl uses, in one place (documented in docs/cli.md).
-enum ExitCodes {
-    static let success: Int32 = 0
+public enum ExitCodes {
+    public static let success: Int32 = 0
     /// Anything that went wrong that is not one of the below: I/O, a failed run, a missing run.
-    static let failure: Int32 = 1
+    public static let failure: Int32 = 1
     /// The database cannot be used as it is: not a database, a newer or older schema,
     /// an edited migration.
-    static let unusableDatabase: Int32 = 3
+    public static let unusableDatabase: Int32 = 3
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
-    static let usage: Int32 = 64
+    public static let usage: Int32 = 64
 
-    static func code(for error: any Error) -> Int32 {
+    public static func code(for error: any Error) -> Int32 {
         switch error {
         case let store as StoreError:
             switch store {
@@ -21,7 +21,7 @@ enum ExitCodes {
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns: failure
             }
-        case is ScenarioError: usage
+        case is ScenarioError, is ScenarioFileError: usage
         default: failure
         }
     }
@@ -29,7 +29,7 @@ enum ExitCodes {
 
 /// Runs a command body, turning library errors into a message on stderr and the exit
 /// code that goes with them.
-func reportingErrors(_ body: () throws -> Void) throws {
+public func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as ExitCode {
@@ -41,16 +41,16 @@ func reportingErrors(_ body: () throws -> Void) throws {
 }
 
 /// stdout carries data; stderr carries messages.
-enum Console {
-    static func output(_ text: String) {
+public enum Console {
+    public static func output(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    static func message(_ text: String) {
+    public static func message(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         message("profctl: error: \(text)")
     }
 }

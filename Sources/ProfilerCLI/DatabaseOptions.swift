@@ -3,13 +3,15 @@ import Foundation
 import Profiler
 
 /// The --db option every command shares.
-struct DatabaseOptions: ParsableArguments {
+public struct DatabaseOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The database file (default: $PROFCTL_DB, else ./\(ProfileStore.defaultPath)).", valueName: "path"))
-    var explicitPath: String?
+    public var explicitPath: String?
 
     /// --db, else PROFCTL_DB, else ./profile.sqlite.
-    var path: String {
+    public var path: String {
         if let explicitPath { return explicitPath }
         if let fromEnvironment = ProcessInfo.processInfo.environment["PROFCTL_DB"], !fromEnvironment.isEmpty {
             return fromEnvironment

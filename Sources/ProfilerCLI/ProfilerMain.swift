@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Profiler
+
+/// The entry point for a user's own profiling executable: it takes `profctl record`'s
+/// options and records the user's scenarios into the same database format, which
+/// `profctl report`, `query` and `check` then read.
+///
+///     import Profiler
+///     import ProfilerCLI
+///
+///     ProfilerMain.run(scenarios: [BadgeScenario()])
+///
+/// `my-profiler` records every scenario; `my-profiler badge --instances 100 --db x.sqlite`
+/// records the one named.
+public enum ProfilerMain {
+    public static func run(scenarios: [any Scenario], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        UserRecord.scenarios = scenarios
+        UserRecord.main(arguments)
+        exit(0)
+    }
+}
+
+/// `record` for a user's registry of scenarios.
+struct UserRecord: ParsableCommand {
+    nonisolated(unsafe) static var scenarios: [any Scenario] = []
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: "Record this program's scenarios into a profctl database.",
+            discussion: "Scenarios: " + scenarios.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")
+                + ". Read the results with `profctl report --db PATH`.")
+    }
+
+    @OptionGroup var options: RecordArguments
+
+    @Argument(help: "Scenarios to record, by name (default: all of them), or scenario files.")
+    var names: [String] = []
+
+    func lookUp(_ name: String) throws -> any Scenario {
+        guard let scenario = Self.scenarios.first(where: { $0.name == name }) else {
+            throw ScenarioError.unknownScenario(name, known: Self.scenarios.map(\.name))
+        }
+        return scenario
+    }
+
+    func validate() throws {
+        _ = try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp)
+    }
+
+    func run() throws {
+        try reportingErrors {
+            try options.record(try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp))
+        }
+    }
+}

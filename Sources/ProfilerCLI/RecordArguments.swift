@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Profiler
+
+/// The options of `profctl record`, shared with users' own executables (ProfilerMain),
+/// so both record the same way into the same database format.
+public struct RecordArguments: ParsableArguments {
+    public init() {}
+
+    @OptionGroup public var database: DatabaseOptions
+
+    @Option(name: .customLong("repeat"), help: "How many times each scenario runs within its run (default: 1, or the file's).")
+    public var repeats: Int?
+
+    @Option(help: "Sets the scenario's main count: instances, rows, items, placements, cells or panels.")
+    public var instances: Int?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Sets a parameter, e.g. --set viewport=12 (repeatable).", valueName: "name=value"))
+    public var settings: [String] = []
+
+    @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))
+    public var strategies: String?
+
+    @Flag(name: .shortAndLong, help: "No progress on stderr.")
+    public var quiet = false
+
+    public func validate() throws {
+        if let repeats, repeats < 1 { throw ValidationError("--repeat must be at least 1 (got \(repeats))") }
+        if let instances, instances < 1 { throw ValidationError("--instances must be at least 1 (got \(instances))") }
+    }
+
+    /// Every named scenario (or scenario file) with its options, all checked, so that
+    /// nothing is recorded unless everything is valid. `lookUp` finds a scenario by name.
+    public func plans(for names: [String], lookUp: (String) throws -> any Scenario) throws
+        -> [(scenario: any Scenario, options: RecordOptions)] {
+        do {
+            return try names.map { try plan(for: $0, lookUp: lookUp) }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    private func plan(for argument: String, lookUp: (String) throws -> any Scenario) throws
+        -> (scenario: any Scenario, options: RecordOptions) {
+        var scenario: any Scenario
+        var options: RecordOptions
+        if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") {
+            let file = try ScenarioFile.load(path: argument)
+            (scenario, options) = (file.scenario, file.options)
+        } else {
+            (scenario, options) = (try lookUp(argument), RecordOptions())
+        }
+        if let repeats { options.repeats = repeats }
+        if let instances { options.parameters[scenario.countParameter] = .int(instances) }
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let spec = scenario.parameters.first(where: { $0.name == parts[0] }) else {
+                throw ValidationError("--set \(setting): \(scenario.name) takes name=value with a name among: "
+                                      + scenario.parameters.map(\.name).joined(separator: ", "))
+            }
+            guard let value = spec.parse(parts[1]) else {
+                throw ValidationError("--set \(setting): \(spec.name) must be \(spec.validValues)")
+            }
+            options.parameters[spec.name] = value
+        }
+        if let strategies { options.strategies = strategies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        _ = try scenario.resolve(options)
+        return (scenario, options)
+    }
+
+    /// Records each plan as one run: the run id on stdout, progress and a summary on stderr.
+    public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)]) throws {
+        let environment = RunEnvironment.current()
+        for (scenario, options) in plans {
+            let started = AllocationScope.monotonicNanoseconds()
+            let quiet = self.quiet
+            let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
+                                                    environment: environment) { line in
+                if !quiet { Console.message(line) }
+            }
+            let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
+            if !quiet {
+                Console.message("recorded \(options.runName ?? scenario.name) as run \(summary.runID): \(summary.events) events in "
+                                + String(format: "%.2f", seconds) + " s into \(database.path)")
+            }
+            Console.output(summary.runID + "\n")
+        }
+    }
+}
