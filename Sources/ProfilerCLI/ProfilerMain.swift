@@ -27,6 +27,7 @@ struct UserRecord: ParsableCommand {
 
     static var configuration: CommandConfiguration {
         CommandConfiguration(
+            commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "record").lastPathComponent,
             abstract: "Record this program's scenarios into a profctl database.",
             discussion: "Scenarios: " + scenarios.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")
                 + ". Read the results with `profctl report --db PATH`.")

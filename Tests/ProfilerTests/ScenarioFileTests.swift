@@ -45,7 +45,7 @@ struct ScenarioFileTests {
         ("scenario: [lazy\n", 2, 1, "YAML syntax"),
         ("- a\n- b\n", 1, 1, "expected a mapping"),
         ("name: x\n", 1, 1, "missing `scenario:`"),
-        ("scenario: lazy-lists\n", 1, 11, "built-in scenarios: lazy-container"),
+        ("scenario: lazy-lists\n", 1, 11, "known scenarios: lazy-container"),
         ("scenario: lazy-list\nrepeat: 2\n", 2, 1, "valid keys: scenario, name, repeats"),
         ("scenario: lazy-list\nrepeats: 0\n", 2, 10, "out of range"),
         ("scenario: lazy-list\nrepeats: two\n", 2, 10, "whole number"),

@@ -27,7 +27,7 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .unknownScenario(let name, let known):
-            "unknown scenario '\(name)'; built-in scenarios: \(known.joined(separator: ", ")) (see: profctl scenarios)"
+            "unknown scenario '\(name)'; known scenarios: \(known.joined(separator: ", "))"
         case .unknownStrategy(let name, let scenario, let known):
             "\(scenario) has no strategy '\(name)'; its strategies: \(known.joined(separator: ", "))"
         case .unknownParameter(let name, let scenario, let known):
