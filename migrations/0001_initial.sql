@@ -12,6 +12,10 @@ CREATE TABLE runs (
     started_at          TEXT NOT NULL,             -- ISO 8601, UTC
     ended_at            TEXT,
     git_commit          TEXT,                      -- GIT_COMMIT, GITHUB_SHA or git rev-parse HEAD
+    branch              TEXT,                      -- CI's branch variable, else git's current branch
+    ci_provider         TEXT,                      -- github, gitlab, ci (plain CI=true), or NULL
+    ci_job              TEXT,                      -- the CI job or build id
+    pull_request        TEXT,                      -- the pull or merge request number
     host                TEXT NOT NULL,
     os                  TEXT NOT NULL,
     arch                TEXT NOT NULL,
@@ -27,6 +31,16 @@ CREATE TABLE runs (
 ) STRICT;
 
 CREATE INDEX runs_by_scenario ON runs (scenario, started_at);
+
+-- Named baselines for `profctl check --baseline NAME`: per scenario, a label on one run,
+-- by run id so it survives merging databases.
+CREATE TABLE baselines (
+    name       TEXT NOT NULL,
+    scenario   TEXT NOT NULL,
+    run_id     TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (name, scenario)
+) STRICT;
 
 -- What is measured: a component built with a strategy, named once per database.
 CREATE TABLE subjects (

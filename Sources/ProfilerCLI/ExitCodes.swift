@@ -7,9 +7,17 @@ public enum ExitCodes {
     public static let success: Int32 = 0
     /// Anything that went wrong that is not one of the below: I/O, a failed run, a missing run.
     public static let failure: Int32 = 1
+    /// `check`: a metric regressed or broke its budget.
+    public static let regression: Int32 = 2
     /// The database cannot be used as it is: not a database, a newer or older schema,
     /// an edited migration.
     public static let unusableDatabase: Int32 = 3
+    /// `check --fail-on-improvement`: improvements and no regression.
+    public static let improvement: Int32 = 4
+    /// `check`: the baseline named does not exist.
+    public static let baselineNotFound: Int32 = 5
+    /// `check`: the baseline was recorded with another Swift, build configuration, OS or architecture.
+    public static let environmentMismatch: Int32 = 6
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -22,6 +30,12 @@ public enum ExitCodes {
             case .missingDatabase, .runNotFound, .noRuns: failure
             }
         case is ScenarioError, is ScenarioFileError: usage
+        case let check as CheckError:
+            switch check {
+            case .baselineNotFound: baselineNotFound
+            case .environmentMismatch: environmentMismatch
+            case .invalidBaseline: usage
+            }
         default: failure
         }
     }

@@ -6,6 +6,10 @@ public struct RunInfo: Sendable, Equatable, Codable {
     public let startedAt: String
     public let endedAt: String?
     public let gitCommit: String?
+    public let branch: String?
+    public let ciProvider: String?
+    public let ciJob: String?
+    public let pullRequest: String?
     public let host: String
     public let os: String
     public let arch: String
@@ -19,14 +23,16 @@ public struct RunInfo: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", scenario, status, startedAt = "started_at", endedAt = "ended_at"
-        case gitCommit = "git_commit", host, os, arch, swiftVersion = "swift_version"
+        case gitCommit = "git_commit", branch, ciProvider = "ci_provider", ciJob = "ci_job", pullRequest = "pull_request"
+        case host, os, arch, swiftVersion = "swift_version"
         case buildConfiguration = "build_configuration", toolVersion = "tool_version"
         case baselineStrategy = "baseline_strategy", report, parameters, error
     }
 
     static let columns = """
         run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version,
-        build_configuration, tool_version, baseline_strategy, report, parameters, error
+        build_configuration, tool_version, baseline_strategy, report, parameters, error,
+        branch, ci_provider, ci_job, pull_request
         """
 
     init(row: [SQLValue]) {
@@ -46,6 +52,15 @@ public struct RunInfo: Sendable, Equatable, Codable {
         report = row[13].string ?? ReportKind.savings.rawValue
         parameters = row[14].string ?? "{}"
         error = row[15].string
+        branch = row[16].string
+        ciProvider = row[17].string
+        ciJob = row[18].string
+        pullRequest = row[19].string
+    }
+
+    /// What must match between a run and its baseline for a comparison to mean anything.
+    public var environmentKey: [String: String] {
+        ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]
     }
 }
 

@@ -39,11 +39,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
         let connection = try ProfileStore.openForWriting(path: path)
         let runID = UUID().uuidString.lowercased()
         try connection.run("""
-            INSERT INTO runs (run_id, scenario, status, started_at, git_commit, host, os, arch, swift_version,
+            INSERT INTO runs (run_id, scenario, status, started_at, git_commit, branch, ci_provider, ci_job, pull_request,
+                              host, os, arch, swift_version,
                               build_configuration, tool_version, baseline_strategy, report, parameters, process_id)
-            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [
                 .text(runID), .text(run.scenario), .text(Timestamp.now()), SQLValue(environment.gitCommit),
+                SQLValue(environment.ci.branch), SQLValue(environment.ci.provider), SQLValue(environment.ci.job),
+                SQLValue(environment.ci.pullRequest),
                 .text(environment.host), .text(environment.os), .text(environment.arch),
                 .text(environment.swiftVersion), .text(environment.buildConfiguration),
                 .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.report.rawValue),

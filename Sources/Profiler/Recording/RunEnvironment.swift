@@ -10,6 +10,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     public var buildConfiguration: String
     public var toolVersion: String
     public var gitCommit: String?
+    public var ci: CIContext
 
     /// Reads this process's environment. `git rev-parse HEAD` runs only when neither
     /// GIT_COMMIT nor GITHUB_SHA is set.
@@ -22,7 +23,8 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
             swiftVersion: compilerVersion,
             buildConfiguration: buildConfiguration,
             toolVersion: ProfilerVersion.current,
-            gitCommit: gitCommit(environment: environment, directory: directory))
+            gitCommit: gitCommit(environment: environment, directory: directory),
+            ci: CIContext.detect(environment: environment, directory: directory))
     }
 
     public static var buildConfiguration: String {
@@ -51,12 +53,17 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     }
 
     static func gitCommit(environment: [String: String], directory: String) -> String? {
-        for key in ["GIT_COMMIT", "GITHUB_SHA"] {
+        for key in ["GIT_COMMIT", "GITHUB_SHA", "CI_COMMIT_SHA"] {
             if let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
         }
+        return git(["rev-parse", "HEAD"], in: directory)
+    }
+
+    /// Runs git in `directory`; nil when git is missing, fails, or prints nothing.
+    static func git(_ arguments: [String], in directory: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", directory, "rev-parse", "HEAD"]
+        process.arguments = ["git", "-C", directory] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -68,6 +75,8 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
         return text.isEmpty ? nil : text
     }
 
+    /// The distribution's name and version (not the kernel's, which CI machines update
+    /// without changing what a build measures).
     static func operatingSystem() -> String {
         var name = "Linux"
         if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) {
@@ -75,10 +84,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
                 name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
         }
-        var info = utsname()
-        guard uname(&info) == 0 else { return name }
-        let kernel = withUnsafeBytes(of: &info.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(name), kernel \(kernel)"
+        return name
     }
 
     static func machine() -> String {

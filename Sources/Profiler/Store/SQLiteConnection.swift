@@ -21,7 +21,8 @@ public final class SQLiteConnection {
         case .readOnly: SQLITE_OPEN_READONLY
         case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
-        let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        // URI filenames let `merge` attach its inputs with ?mode=ro; plain paths are unaffected.
+        let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             if let db { sqlite3_close_v2(db) }

@@ -1,0 +1,82 @@
+import Foundation
+import Yams
+
+/// An absolute limit on a metric, from a budgets file:
+///
+///     budgets:
+///       - scenario: lazy-container
+///         component: Label          # optional: every component when left out
+///         strategy: eager           # optional: every strategy when left out
+///         metric: bytes_per_instance
+///         max: 800                  # or min: for a larger-is-better metric
+public struct Budget: Sendable, Equatable {
+    public let scenario: String
+    public let component: String?
+    public let strategy: String?
+    public let metric: String
+    public let max: Double?
+    public let min: Double?
+    /// Where it was written, for messages.
+    public let origin: String
+
+    public func matches(_ key: MetricKey) -> Bool {
+        key.scenario == scenario && key.name == metric
+            && (component.map { $0 == key.component } ?? true) && (strategy.map { $0 == key.strategy } ?? true)
+    }
+
+    /// Nil when the value keeps to the budget; otherwise what it broke.
+    public func violation(_ value: Double) -> String? {
+        if let max, value > max { return "over budget: \(SQLValue.numberText(value)) > max \(SQLValue.numberText(max)) (\(origin))" }
+        if let min, value < min { return "under budget: \(SQLValue.numberText(value)) < min \(SQLValue.numberText(min)) (\(origin))" }
+        return nil
+    }
+
+    static let keys = ["scenario", "component", "strategy", "metric", "max", "min"]
+
+    /// Reads a budgets file; mistakes come back with file, line and column.
+    public static func load(path: String) throws -> [Budget] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioFileError(path: path, line: 0, column: 0, message: "cannot read the budgets file as UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> [Budget] {
+        func fail(_ node: Node?, _ message: String) -> ScenarioFileError {
+            ScenarioFileError(path: path, line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1, message: message)
+        }
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch let error as YamlError { throw ScenarioFile.error(from: error, path: path) }
+        guard let root, let top = root.mapping, let list = top["budgets"] else {
+            throw fail(root, "a budgets file is a mapping with a `budgets:` list")
+        }
+        guard let items = list.sequence else { throw fail(list, "`budgets:` must be a list of budgets") }
+        return try items.map { item in
+            guard let mapping = item.mapping else { throw fail(item, "a budget is a mapping of \(keys.joined(separator: ", "))") }
+            var fields: [String: Node] = [:]
+            for (key, value) in mapping {
+                guard let name = key.string, keys.contains(name) else {
+                    throw fail(key, "unknown key '\(key.string ?? "?")'; valid keys: \(keys.joined(separator: ", "))")
+                }
+                fields[name] = value
+            }
+            func word(_ name: String) throws -> String? {
+                guard let node = fields[name] else { return nil }
+                guard let text = node.scalar?.string, !text.isEmpty else { throw fail(node, "\(name) must be a word") }
+                return text
+            }
+            func number(_ name: String) throws -> Double? {
+                guard let node = fields[name] else { return nil }
+                guard node.scalar != nil, let value = node.float else { throw fail(node, "\(name) must be a number") }
+                return value
+            }
+            guard let scenario = try word("scenario") else { throw fail(item, "a budget needs `scenario:`") }
+            guard let metric = try word("metric") else { throw fail(item, "a budget needs `metric:` (a report column, e.g. bytes_per_instance)") }
+            let max = try number("max"), min = try number("min")
+            guard max != nil || min != nil else { throw fail(item, "a budget needs `max:` or `min:`") }
+            let line = item.mark.map { "\(path):\($0.line)" } ?? path
+            return Budget(scenario: scenario, component: try word("component"), strategy: try word("strategy"),
+                          metric: metric, max: max, min: min, origin: line)
+        }
+    }
+}

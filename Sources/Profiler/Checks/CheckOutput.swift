@@ -1,0 +1,121 @@
+import Foundation
+
+/// How check results are printed.
+public enum CheckFormat: String, Sendable, CaseIterable {
+    case table, markdown, junit, github, json
+}
+
+/// Formats check results. Only formats: every figure comes from the verdicts.
+public enum CheckOutput {
+    public static func render(_ results: [CheckResult], format: CheckFormat) -> String {
+        switch format {
+        case .table: text(results, renderer: TableRenderer(), heading: { $0 + "\n\n" })
+        case .markdown: text(results, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
+        case .junit: junit(results)
+        case .github: github(results)
+        case .json: json(results)
+        }
+    }
+
+    static func title(_ result: CheckResult) -> String {
+        let against = result.baselines.isEmpty ? "budgets only"
+            : "against " + result.baselines.map { String($0.runID.prefix(8)) }.joined(separator: ", ")
+        return "\(result.run.scenario) run \(result.run.runID.prefix(8)) \(against): \(result.outcome.rawValue.uppercased())"
+    }
+
+    static func number(_ value: Double?) -> SQLValue { value.map { .real(($0 * 100).rounded() / 100) } ?? .null }
+
+    static func percent(_ verdict: Verdict) -> SQLValue {
+        verdict.relativeChange.map { .real(($0 * 10_000).rounded() / 100) } ?? .null
+    }
+
+    /// The verdicts as rows: metric, component, strategy, baseline, current, change, change %, status, note.
+    public static func table(_ verdicts: [Verdict]) -> ResultTable {
+        ResultTable(columns: ["metric", "component", "strategy", "baseline", "current", "change", "change %", "status", "note"],
+                    rows: verdicts.map { v in
+                        [.text(v.key.name), .text(v.key.component), .text(v.key.strategy), number(v.baseline), number(v.current),
+                         number(v.change), percent(v), .text(v.status.rawValue), .text(v.note)]
+                    })
+    }
+
+    static func text(_ results: [CheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
+        results.map { result in
+            let counts = Dictionary(grouping: result.verdicts, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
+            let summary = "\(result.verdicts.count) metrics: " + (counts.isEmpty ? "none gated" : counts.joined(separator: ", "))
+            let notable = result.notable
+            let undecided = result.verdicts.contains { $0.status == .inconclusive }
+                ? "latencies: too few repeats to test; record with --repeat 5 or more to gate them\n" : ""
+            return heading(title(result)) + (notable.isEmpty ? "" : renderer.render(table(notable)) + "\n") + summary + "\n" + undecided
+        }.joined(separator: "\n")
+    }
+
+    static func xml(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func describe(_ v: Verdict) -> String {
+        let values = "\(v.baseline.map(SQLValue.numberText) ?? "-") -> \(v.current.map(SQLValue.numberText) ?? "-")"
+        let change = v.relativeChange.map { String(format: " (%+.2f%%)", $0 * 100) } ?? ""
+        return "\(v.key): \(values)\(change), \(v.status.rawValue); \(v.note)"
+    }
+
+    /// JUnit XML: a test suite per checked run, a test case per gated metric.
+    static func junit(_ results: [CheckResult]) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profctl check\">\n"
+        for result in results {
+            let failures = result.verdicts.filter { $0.status.fails }.count
+            let skipped = result.verdicts.filter { $0.status == .inconclusive }.count
+            out += "  <testsuite name=\"\(xml(result.run.scenario)) \(result.run.runID.prefix(8))\" tests=\"\(result.verdicts.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+            for v in result.verdicts {
+                let classname = xml([v.key.scenario, v.key.component, v.key.strategy].filter { !$0.isEmpty }.joined(separator: "."))
+                out += "    <testcase classname=\"\(classname)\" name=\"\(xml(v.key.name))\">"
+                switch v.status {
+                case .regression, .overBudget: out += "<failure message=\"\(xml(describe(v)))\" type=\"\(v.status.rawValue)\"/>"
+                case .inconclusive: out += "<skipped message=\"\(xml(v.note))\"/>"
+                default: out += "<system-out>\(xml(describe(v)))</system-out>"
+                }
+                out += "</testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+
+    /// GitHub Actions workflow commands: errors for regressions, notices for improvements.
+    static func github(_ results: [CheckResult]) -> String {
+        var lines: [String] = []
+        for result in results {
+            for v in result.notable {
+                let level = v.status.fails ? "error" : (v.status == .improvement ? "notice" : "warning")
+                let message = describe(v).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
+                lines.append("::\(level) title=profctl check \(result.run.scenario)::\(message)")
+            }
+            lines.append("::notice title=profctl check::\(title(result))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ results: [CheckResult]) -> String {
+        let checks = results.map { result -> String in
+            let verdicts = result.verdicts.map { v in
+                let fields: [(String, String)] = [
+                    ("scenario", JSONText.string(v.key.scenario)), ("component", JSONText.string(v.key.component)),
+                    ("strategy", JSONText.string(v.key.strategy)), ("metric", JSONText.string(v.key.name)),
+                    ("polarity", JSONText.string(v.polarity.rawValue)), ("baseline", JSONText.value(number(v.baseline))),
+                    ("current", JSONText.value(number(v.current))), ("change", JSONText.value(number(v.change))),
+                    ("change_pct", JSONText.value(percent(v))), ("status", JSONText.string(v.status.rawValue)),
+                    ("note", JSONText.string(v.note)),
+                ]
+                return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            }
+            return """
+                {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
+                "baselines": [\(result.baselines.map { JSONText.string($0.runID) }.joined(separator: ", "))], \
+                "outcome": \(JSONText.string(result.outcome.rawValue)),
+                "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
+                """
+        }
+        return "{\"checks\": [\n  " + checks.joined(separator: ",\n  ") + "\n]}\n"
+    }
+}

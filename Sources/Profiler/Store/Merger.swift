@@ -1,0 +1,89 @@
+import Foundation
+
+/// Combines databases recorded on several machines into one history. Runs are keyed by
+/// their UUID, so merging the same input twice adds nothing; inputs are opened read-only;
+/// each input is merged in one transaction.
+public enum Merger {
+    public struct Outcome: Sendable, Equatable {
+        public let input: String
+        public let runsAdded: Int
+        public let runsAlreadyPresent: Int
+    }
+
+    /// Tables copied per run, in dependency order, with their columns (run_key and
+    /// subject_id are remapped; the rest copied as is).
+    static let perRunTables: [(table: String, columns: [String])] = [
+        ("steps", ["step", "name"]),
+        ("samples", ["repeat", "strategy", "step", "live_requested_bytes", "live_usable_bytes", "peak_requested_bytes", "elapsed_ns"]),
+        ("metrics", ["repeat", "step", "strategy", "name", "value"]),
+        ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
+                     "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
+                     "released_requested_bytes", "released_usable_bytes"]),
+        ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
+                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
+    ]
+
+    static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
+                             "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
+                             "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
+
+    public static func merge(into output: String, from inputs: [String]) throws -> [Outcome] {
+        let db = try ProfileStore.openForWriting(path: output)
+        var outcomes: [Outcome] = []
+        for input in inputs {
+            // Checks the input is a database this binary understands, without writing to it.
+            _ = try ProfileStore.openForReading(path: input)
+            let uri = "file:" + (input.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? input) + "?mode=ro"
+            try db.run("ATTACH DATABASE ? AS source", [.text(uri)])
+            defer { try? db.execute("DETACH DATABASE source") }
+            outcomes.append(try db.transaction { try mergeAttached(input, db) })
+        }
+        return outcomes
+    }
+
+    /// Copies the attached source's finished runs that the target lacks (runs still
+    /// recording in the source are left for a later merge).
+    private static func mergeAttached(_ input: String, _ db: SQLiteConnection) throws -> Outcome {
+        let present = try db.scalar("SELECT count(*) FROM source.runs WHERE run_id IN (SELECT run_id FROM main.runs)")?.int64 ?? 0
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS merged_runs (source_key INTEGER PRIMARY KEY, run_id TEXT, target_key INTEGER);
+            DELETE FROM merged_runs;
+            INSERT INTO merged_runs (source_key, run_id)
+            SELECT run_key, run_id FROM source.runs
+            WHERE run_id NOT IN (SELECT run_id FROM main.runs) AND status <> 'running';
+            """)
+        let columns = runColumns.joined(separator: ", ")
+        try db.execute("""
+            INSERT INTO main.runs (\(columns))
+            SELECT \(columns) FROM source.runs WHERE run_key IN (SELECT source_key FROM merged_runs)
+            ORDER BY started_at;
+            UPDATE merged_runs SET target_key = (SELECT run_key FROM main.runs m WHERE m.run_id = merged_runs.run_id);
+            INSERT INTO main.subjects (component, strategy)
+            SELECT component, strategy FROM source.subjects WHERE true
+            ON CONFLICT DO NOTHING;
+            INSERT INTO main.events (run_key, seq, repeat, step, subject_id, instance, kind_id,
+                                     allocations, frees, requested_bytes, usable_bytes, duration_ns)
+            SELECT r.target_key, e.seq, e.repeat, e.step, ms.subject_id, e.instance, e.kind_id,
+                   e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns
+            FROM source.events e
+            JOIN merged_runs r ON r.source_key = e.run_key
+            JOIN source.subjects ss ON ss.subject_id = e.subject_id
+            JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy;
+            """)
+        for (table, tableColumns) in perRunTables {
+            let list = tableColumns.joined(separator: ", ")
+            try db.execute("""
+                INSERT INTO main.\(table) (run_key, \(list))
+                SELECT r.target_key, \(tableColumns.map { "x." + $0 }.joined(separator: ", "))
+                FROM source.\(table) x JOIN merged_runs r ON r.source_key = x.run_key;
+                """)
+        }
+        try db.execute("""
+            INSERT INTO main.baselines (name, scenario, run_id, created_at)
+            SELECT name, scenario, run_id, created_at FROM source.baselines WHERE true
+            ON CONFLICT DO NOTHING;
+            """)
+        let added = try db.scalar("SELECT count(*) FROM merged_runs")?.int64 ?? 0
+        return Outcome(input: input, runsAdded: Int(added), runsAlreadyPresent: Int(present))
+    }
+}

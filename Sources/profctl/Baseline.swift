@@ -1,0 +1,69 @@
+import ArgumentParser
+import Profiler
+import ProfilerCLI
+
+struct Baseline: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl baseline set main",
+        "profctl baseline set release-1.2 --run 2d0aa0d3",
+        "profctl baseline list",
+        "profctl baseline rm release-1.2",
+    ]
+
+    static let configuration = CommandConfiguration(
+        abstract: "Name runs as baselines for `profctl check --baseline NAME`.",
+        subcommands: [Set.self, List.self, Remove.self]
+    )
+
+    struct Set: ParsableCommand, Exemplified {
+        static let examples = ["profctl baseline set main", "profctl baseline set main --run 2d0aa0d3"]
+        static let configuration = CommandConfiguration(
+            abstract: "Label the newest run of every scenario (or the run given) with NAME, replacing earlier ones.")
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The label.") var name: String
+        @Option(name: .customLong("run"), help: "One run id or prefix (default: the newest run of every scenario).")
+        var runReference: String?
+
+        func run() throws {
+            try reportingErrors {
+                let db = try ProfileStore.openForWriting(path: database.path)
+                let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
+                try db.transaction { for run in runs { try Baselines.set(name, run: run, in: db) } }
+                for run in runs { Console.message("\(name): \(run.scenario) run \(run.runID)") }
+            }
+        }
+    }
+
+    struct List: ParsableCommand, Exemplified {
+        static let examples = ["profctl baseline list --format json"]
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List labels and the runs they name.")
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
+
+        func run() throws {
+            try reportingErrors {
+                let db = try ProfileStore.openForReading(path: database.path)
+                Console.output(format.renderer.render(try Baselines.list(db)))
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand, Exemplified {
+        static let examples = ["profctl baseline rm main"]
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a label (from every scenario).")
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The label.") var name: String
+
+        func run() throws {
+            try reportingErrors {
+                let db = try ProfileStore.openForWriting(path: database.path)
+                let removed = try Baselines.remove(name, in: db)
+                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)' (profctl baseline list)") }
+                Console.message("removed \(name) from \(removed) run(s)")
+            }
+        }
+    }
+}

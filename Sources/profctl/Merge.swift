@@ -1,0 +1,34 @@
+import ArgumentParser
+import Profiler
+import ProfilerCLI
+
+struct Merge: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl merge history.sqlite ci-linux.sqlite ci-release.sqlite",
+    ]
+
+    static let configuration = CommandConfiguration(
+        abstract: "Combine databases from several machines into one history.",
+        discussion: """
+            Runs are keyed by their UUID: a run already in OUT is skipped, so merging the \
+            same input twice adds nothing. Inputs are only read. Runs still recording are \
+            left out. Each input is merged in one transaction.
+            """
+    )
+
+    @Argument(help: "The database to merge into (created when missing).") var output: String
+    @Argument(help: "Databases to merge from.") var inputs: [String]
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("name at least one database to merge from") }
+        if inputs.contains(output) { throw ValidationError("\(output) is both the output and an input") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            for outcome in try Merger.merge(into: output, from: inputs) {
+                Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
+            }
+        }
+    }
+}

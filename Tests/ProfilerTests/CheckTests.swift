@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+@Suite("Mann-Whitney U")
+struct MannWhitneyTests {
+    @Test("completely separated samples of 5 and 5 give the exact two-sided p of 2/252")
+    func separated() throws {
+        let result = try #require(MannWhitney.test([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]))
+        #expect(result.u == 0)
+        #expect(abs(result.pValue - 2.0 / 252.0) < 1e-12)
+    }
+
+    @Test("identical distributions are not called different")
+    func same() throws {
+        let result = try #require(MannWhitney.test([1, 3, 5, 7, 9], [2, 4, 6, 8, 10]))
+        #expect(result.pValue > 0.5)
+    }
+
+    @Test("with ties the normal approximation is used and stays within [0, 1]")
+    func ties() throws {
+        let result = try #require(MannWhitney.test([1, 1, 2, 2, 3, 3, 3], [3, 3, 4, 4, 5, 5, 5]))
+        #expect(result.pValue > 0 && result.pValue < 0.05)
+        #expect(try #require(MannWhitney.test([2, 2, 2], [2, 2, 2])).pValue == 1)
+    }
+
+    @Test("three repeats against three can never reach p < 0.05")
+    func tooFew() {
+        #expect(MannWhitney.smallestPValue(n1: 3, n2: 3) == 0.1)
+        #expect(MannWhitney.smallestPValue(n1: 4, n2: 4) < 0.05)
+    }
+}
+
+@Suite("Check engine")
+struct CheckEngineTests {
+    func key(_ name: String, strategy: String = "eager") -> MetricKey {
+        MetricKey(scenario: "s", component: "Label", strategy: strategy, name: name)
+    }
+
+    @Test("bytes are exact: one byte more is a regression, one less an improvement")
+    func exact() {
+        let before = [Metric(key: key("bytes"), value: 705, polarity: .smallerIsBetter)]
+        let more = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 706, polarity: .smallerIsBetter)], baselines: [before])
+        #expect(more.map(\.status) == [.regression])
+        let less = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 704, polarity: .smallerIsBetter)], baselines: [before])
+        #expect(less.map(\.status) == [.improvement])
+        let same = CheckEngine.compare(current: before, baselines: [before])
+        #expect(same.map(\.status) == [.pass])
+    }
+
+    @Test("tolerances in bytes, in percent, and per metric")
+    func tolerances() throws {
+        let before = [Metric(key: key("bytes"), value: 1000, polarity: .smallerIsBetter)]
+        let after = [Metric(key: key("bytes"), value: 1015, polarity: .smallerIsBetter)]
+        var t = Tolerances()
+        t.fallback = try #require(Tolerance.parse("16")).tolerance
+        #expect(CheckEngine.compare(current: after, baselines: [before], tolerances: t).map(\.status) == [.pass])
+        t.fallback = try #require(Tolerance.parse("1%")).tolerance
+        #expect(CheckEngine.compare(current: after, baselines: [before], tolerances: t).map(\.status) == [.regression])
+        t.byMetric["bytes"] = try #require(Tolerance.parse("bytes=2%")).tolerance
+        #expect(CheckEngine.compare(current: after, baselines: [before], tolerances: t).map(\.status) == [.pass])
+        #expect(Tolerance.parse("x=") == nil && Tolerance.parse("-3") == nil && Tolerance.parse("lots") == nil)
+    }
+
+    @Test("larger-is-better metrics regress when they fall")
+    func polarity() {
+        let before = [Metric(key: key("hit_ratio"), value: 0.9, polarity: .largerIsBetter)]
+        let after = [Metric(key: key("hit_ratio"), value: 0.8, polarity: .largerIsBetter)]
+        #expect(CheckEngine.compare(current: after, baselines: [before]).map(\.status) == [.regression])
+    }
+
+    @Test("latencies: a clear, large shift over enough repeats regresses; too few repeats is inconclusive; noise passes")
+    func latencies() {
+        func latency(_ samples: [Double]) -> Metric {
+            Metric(key: key("create_ns@build"), value: median(samples), polarity: .smallerIsBetter, kind: .latency(samples: samples))
+        }
+        let base = latency([10_000, 10_100, 9_900, 10_050, 9_950])
+        #expect(CheckEngine.compare(current: [latency([13_000, 13_100, 12_900, 13_050, 12_950])], baselines: [[base]]).map(\.status) == [.regression])
+        #expect(CheckEngine.compare(current: [latency([10_020, 10_080, 9_920, 10_060, 9_970])], baselines: [[base]]).map(\.status) == [.pass])
+        #expect(CheckEngine.compare(current: [latency([13_000, 13_100])], baselines: [[latency([10_000, 10_100])]]).map(\.status) == [.inconclusive])
+        // Significant but below the absolute floor: not a regression.
+        let small = latency([100, 101, 99, 100, 102])
+        #expect(CheckEngine.compare(current: [latency([150, 151, 149, 150, 152])], baselines: [[small]]).map(\.status) == [.pass])
+    }
+
+    @Test("median:N takes the median of the baseline runs")
+    func medianBaseline() {
+        let runs = [700.0, 705, 900].map { [Metric(key: key("bytes"), value: $0, polarity: .smallerIsBetter)] }
+        let verdicts = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 705, polarity: .smallerIsBetter)], baselines: runs)
+        #expect(verdicts.first?.baseline == 705 && verdicts.first?.status == .pass)
+    }
+
+    @Test("budgets apply with or without a baseline")
+    func budgets() throws {
+        let budgets = try Budget.parse("""
+            budgets:
+              - scenario: s
+                component: Label
+                metric: bytes
+                max: 700
+              - scenario: s
+                metric: hit_ratio
+                min: 0.5
+            """, path: "b.yaml")
+        #expect(budgets.count == 2)
+        let over = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 705, polarity: .smallerIsBetter)], baselines: [], budgets: budgets)
+        #expect(over.map(\.status) == [.overBudget])
+        #expect(over.first?.note.contains("b.yaml:2") == true)
+        let under = CheckEngine.compare(current: [Metric(key: key("hit_ratio"), value: 0.6, polarity: .largerIsBetter)], baselines: [], budgets: budgets)
+        #expect(under.map(\.status) == [.pass])
+    }
+
+    @Test("a budgets file with a mistake says where", arguments: [
+        ("budgets: 3\n", 1, 10, "must be a list"),
+        ("budgets:\n  - scenario: s\n    metric: m\n", 2, 5, "needs `max:` or `min:`"),
+        ("budgets:\n  - scenario: s\n    metric: m\n    max: lots\n", 4, 10, "must be a number"),
+        ("budgets:\n  - scenario: s\n    metrik: m\n", 3, 5, "unknown key 'metrik'"),
+    ])
+    func budgetMistakes(text: String, line: Int, column: Int, message: String) {
+        #expect {
+            _ = try Budget.parse(text, path: "b.yaml")
+        } throws: { error in
+            guard let e = error as? ScenarioFileError else { return false }
+            return e.line == line && e.column == column && e.message.contains(message)
+        }
+    }
+
+    @Test("CI variables of GitHub Actions and GitLab are read into the run")
+    func ciContext() {
+        let github = CIContext.detect(environment: ["GITHUB_ACTIONS": "true", "GITHUB_REF": "refs/pull/42/merge",
+                                                    "GITHUB_HEAD_REF": "feature", "GITHUB_RUN_ID": "99", "GITHUB_RUN_ATTEMPT": "2"],
+                                      directory: "/")
+        #expect(github == CIContext(provider: "github", branch: "feature", job: "99.2", pullRequest: "42"))
+        let gitlab = CIContext.detect(environment: ["GITLAB_CI": "true", "CI_COMMIT_REF_NAME": "main", "CI_JOB_ID": "7"], directory: "/")
+        #expect(gitlab == CIContext(provider: "gitlab", branch: "main", job: "7", pullRequest: nil))
+        let plain = CIContext.detect(environment: ["CI": "true", "BRANCH_NAME": "dev"], directory: "/")
+        #expect(plain.provider == "ci" && plain.branch == "dev")
+    }
+}
