@@ -27,7 +27,7 @@ public enum ExitCodes {
             switch store {
             case .notADatabase, .schemaNewer, .needsMigration, .checksumMismatch: unusableDatabase
             case .readOnlyViolation: usage
-            case .missingDatabase, .runNotFound, .noRuns: failure
+            case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }
         case is ScenarioError, is ScenarioFileError: usage
         case let check as CheckError:

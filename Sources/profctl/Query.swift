@@ -11,8 +11,11 @@ struct Query: ParsableCommand, Exemplified {
     static let configuration = CommandConfiguration(
         abstract: "Run one read-only SQL statement against the database.",
         discussion: """
-            The database is opened read-only; a statement that would change it is \
-            refused. The views (savings, savings_usable) are documented in docs/schema.md.
+            The database is opened read-only; a statement that would change it, ATTACH \
+            another file, set a pragma or load an extension is refused (exit 64). A statement \
+            still running after --timeout seconds is stopped (exit 1); at most --max-rows \
+            rows are printed, with a note on stderr when more were left out. The views are \
+            documented in docs/schema.md.
             """
     )
 
@@ -24,10 +27,25 @@ struct Query: ParsableCommand, Exemplified {
     @Option(help: "table, markdown, csv or json.")
     var format = OutputFormat.table
 
+    @Option(help: "Stop the statement after this many seconds.")
+    var timeout = 10.0
+
+    @Option(name: .customLong("max-rows"), help: "Print at most this many rows.")
+    var maxRows = 10_000
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout))") }
+        guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1 (got \(maxRows))") }
+    }
+
     func run() throws {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
-            Console.output(format.renderer.render(try ReadOnlyQuery.run(sql, on: db)))
+            let result = try ReadOnlyQuery.run(sql, on: db, limits: QueryLimits(seconds: timeout, maxRows: maxRows))
+            Console.output(format.renderer.render(result.table))
+            if result.truncated {
+                Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")
+            }
         }
     }
 }

@@ -74,7 +74,7 @@ struct LazyContainerScenarioTests {
         let temp = try TemporaryDatabase()
         let summary = try record(temp.path, instances: 20)
         let db = try ProfileStore.openForReading(path: temp.path)
-        let view = try ReadOnlyQuery.run("SELECT * FROM savings", on: db)
+        let view = try ReadOnlyQuery.run("SELECT * FROM savings", on: db).table
         #expect(view.columns == ["run_id", "scenario", "component", "strategy", "instances", "bytes_per_instance",
                                  "baseline_strategy", "saved_bytes", "savings_pct"])
         let report = try SavingsReport.load(run: summary.runID, measure: .requested, from: db)

@@ -16,24 +16,57 @@ struct ReadOnlyQueryTests {
         "UPDATE runs SET status = 'complete'",
         "DROP VIEW savings",
         "CREATE TABLE mine (x INTEGER)",
+        "ATTACH DATABASE '/tmp/profctl-attached.sqlite' AS other",
+        "PRAGMA user_version = 7",
+        "PRAGMA journal_mode = DELETE",
+        "SELECT load_extension('/tmp/nothing.so')",
     ])
     func writesRefused(sql: String) throws {
         let (_, db) = try database()
         #expect(throws: StoreError.readOnlyViolation(sql: sql)) { _ = try ReadOnlyQuery.run(sql, on: db) }
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'savings'")?.int64 == 1)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/profctl-attached.sqlite"))
+    }
+
+    @Test("pragmas that only ask are allowed")
+    func readingPragmas() throws {
+        let (_, db) = try database()
+        #expect(try ReadOnlyQuery.run("PRAGMA table_info(runs)", on: db).table.rows.count > 5)
+        #expect(try ReadOnlyQuery.run("PRAGMA user_version", on: db).table.rows == [[.integer(1)]])
+    }
+
+    @Test("a runaway query is stopped after the time limit")
+    func runaway() throws {
+        let (_, db) = try database()
+        let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+        let started = AllocationScope.monotonicNanoseconds()
+        #expect(throws: StoreError.queryTimedOut(seconds: 0.2)) {
+            _ = try ReadOnlyQuery.run(endless, on: db, limits: QueryLimits(seconds: 0.2))
+        }
+        #expect(AllocationScope.monotonicNanoseconds() - started < 5_000_000_000)
+    }
+
+    @Test("rows are capped and the result says so")
+    func rowCap() throws {
+        let (_, db) = try database()
+        let many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 50) SELECT i FROM n"
+        let capped = try ReadOnlyQuery.run(many, on: db, limits: QueryLimits(maxRows: 10))
+        #expect(capped.table.rows.count == 10 && capped.truncated)
+        let all = try ReadOnlyQuery.run(many, on: db, limits: QueryLimits(maxRows: 50))
+        #expect(all.table.rows.count == 50 && !all.truncated)
     }
 
     @Test("a second statement is refused rather than ignored")
     func oneStatementOnly() throws {
         let (_, db) = try database()
         #expect(throws: SQLiteError.self) { _ = try ReadOnlyQuery.run("SELECT 1; DELETE FROM runs", on: db) }
-        #expect(try ReadOnlyQuery.run("SELECT 1 AS one; -- a comment", on: db).rows == [[.integer(1)]])
+        #expect(try ReadOnlyQuery.run("SELECT 1 AS one; -- a comment", on: db).table.rows == [[.integer(1)]])
     }
 
     @Test("reads return columns and typed values")
     func reads() throws {
         let (_, db) = try database()
-        let table = try ReadOnlyQuery.run("SELECT 1 AS a, 2.5 AS b, 'x' AS c, NULL AS d", on: db)
+        let table = try ReadOnlyQuery.run("SELECT 1 AS a, 2.5 AS b, 'x' AS c, NULL AS d", on: db).table
         #expect(table.columns == ["a", "b", "c", "d"])
         #expect(table.rows == [[.integer(1), .real(2.5), .text("x"), .null]])
     }

@@ -51,7 +51,8 @@ struct CommandLineTests {
         #expect(query.format == .csv)
     }
 
-    @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate"])
+    @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate",
+                                                                    "check", "baseline", "compare", "trend", "merge"])
     func helpEndsWithExample(command: String) throws {
         let arguments = command.isEmpty ? ["--help"] : [command, "--help"]
         do {

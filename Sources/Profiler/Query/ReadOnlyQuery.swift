@@ -1,10 +1,53 @@
+import CSQLite
+
+/// Limits on analysts' queries.
+public struct QueryLimits: Sendable, Equatable {
+    /// A statement still running after this many seconds is stopped.
+    public var seconds: Double = 10
+    /// At most this many rows are returned; the result says when more were left out.
+    public var maxRows = 10_000
+
+    public init(seconds: Double = 10, maxRows: Int = 10_000) {
+        self.seconds = seconds
+        self.maxRows = maxRows
+    }
+}
+
+/// What a query returned, and whether rows were left out.
+public struct QueryResult: Sendable, Equatable {
+    public let table: ResultTable
+    public let truncated: Bool
+}
+
 /// Runs analysts' SQL against a database opened read-only. A statement that would
-/// write is refused before it runs, with a message saying so.
+/// write, attach another file, set a pragma or load an extension is refused before it
+/// runs; a runaway one is stopped after a time limit; rows are capped.
 public enum ReadOnlyQuery {
-    public static func run(_ sql: String, on db: SQLiteConnection) throws -> ResultTable {
-        let statement = try db.prepare(sql)
+    public static func run(_ sql: String, on db: SQLiteConnection, limits: QueryLimits = QueryLimits()) throws -> QueryResult {
+        db.denyWritesAndEscapes()
+        defer { db.limitRunningTime(to: nil) }
+        let statement: Statement
+        do {
+            statement = try db.prepare(sql)
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_AUTH || error.message.hasPrefix("not authorized") {
+            throw StoreError.readOnlyViolation(sql: sql)
+        }
         guard statement.isReadOnly else { throw StoreError.readOnlyViolation(sql: sql) }
-        let columns = statement.columnNames
-        return ResultTable(columns: columns, rows: try statement.rows())
+        db.limitRunningTime(to: limits.seconds)
+        var rows: [[SQLValue]] = []
+        var truncated = false
+        do {
+            while try statement.step() {
+                if rows.count == limits.maxRows {
+                    truncated = true
+                    break
+                }
+                rows.append(statement.row())
+            }
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_INTERRUPT {
+            throw StoreError.queryTimedOut(seconds: limits.seconds)
+        }
+        statement.reset()
+        return QueryResult(table: ResultTable(columns: statement.columnNames, rows: rows), truncated: truncated)
     }
 }

@@ -121,4 +121,58 @@ public final class SQLiteConnection {
     }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    // MARK: Guards for analysts' SQL
+
+    /// Refuses, at prepare time, anything that could change a database or reach outside
+    /// it: writes, ATTACH and DETACH, pragmas that set a value, and load_extension.
+    public func denyWritesAndEscapes() {
+        sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
+            switch action {
+            case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+                return SQLITE_OK
+            case SQLITE_FUNCTION:
+                let name = second.map { String(cString: $0).lowercased() } ?? ""
+                return name == "load_extension" ? SQLITE_DENY : SQLITE_OK
+            case SQLITE_PRAGMA:
+                // A pragma with a value either sets something or asks about a table;
+                // only the asking kind is allowed.
+                guard second != nil else { return SQLITE_OK }
+                let name = first.map { String(cString: $0).lowercased() } ?? ""
+                return SQLiteConnection.readOnlyPragmas.contains(name) ? SQLITE_OK : SQLITE_DENY
+            default:
+                return SQLITE_DENY
+            }
+        }, nil)
+    }
+
+    static let readOnlyPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+        "foreign_key_list", "integrity_check", "quick_check",
+    ]
+
+    /// Interrupts any statement still running `seconds` from now; nil removes the limit.
+    public func limitRunningTime(to seconds: Double?) {
+        guard let seconds else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            deadline = nil
+            return
+        }
+        let box = Deadline(nanoseconds: AllocationScope.monotonicNanoseconds() + UInt64(seconds * 1e9))
+        deadline = box
+        // Every 10,000 virtual machine instructions: cheap, and fine-grained enough.
+        sqlite3_progress_handler(handle, 10_000, { context in
+            guard let context else { return 0 }
+            let deadline = Unmanaged<Deadline>.fromOpaque(context).takeUnretainedValue()
+            return AllocationScope.monotonicNanoseconds() > deadline.nanoseconds ? 1 : 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// Kept alive by the connection while the progress handler may read it.
+    private var deadline: Deadline?
+}
+
+final class Deadline {
+    let nanoseconds: UInt64
+    init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 }

@@ -10,6 +10,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case runNotFound(path: String, run: String)
     case noRuns(path: String)
     case readOnlyViolation(sql: String)
+    case queryTimedOut(seconds: Double)
 
     public var description: String {
         switch self {
@@ -28,7 +29,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
         case .noRuns(let path):
             "\(path) holds no complete runs yet; record one with: profctl record lazy-container --db \(path)"
         case .readOnlyViolation(let sql):
-            "query is read-only and this statement would change the database: \(sql.trimmingCharacters(in: .whitespacesAndNewlines)). Use the sqlite3 shell for writes."
+            "query is read-only and this statement would change the database or reach outside it (a write, ATTACH, a pragma that sets a value, or an extension): \(sql.trimmingCharacters(in: .whitespacesAndNewlines)). Use the sqlite3 shell for that."
+        case .queryTimedOut(let seconds):
+            "the query was stopped after \(SQLValue.numberText(seconds)) s; narrow it (a WHERE on run_id, a LIMIT) or raise --timeout"
         }
     }
 }
