@@ -9,15 +9,22 @@ public enum ExitCodes {
     public static let failure: Int32 = 1
     /// `check`: a metric regressed or broke its budget.
     public static let regression: Int32 = 2
-    /// The database cannot be used as it is: not a database, a newer or older schema,
-    /// an edited migration.
-    public static let unusableDatabase: Int32 = 3
+    /// The file is not a SQLite database, or SQLite finds it damaged.
+    public static let notADatabase: Int32 = 3
     /// `check --fail-on-improvement`: improvements and no regression.
     public static let improvement: Int32 = 4
     /// `check`: the baseline named does not exist.
     public static let baselineNotFound: Int32 = 5
     /// `check`: the baseline was recorded with another Swift, build configuration, OS or architecture.
     public static let environmentMismatch: Int32 = 6
+    /// The database file is shorter than its header says.
+    public static let truncatedDatabase: Int32 = 7
+    /// The database's schema is newer than this profctl.
+    public static let schemaNewer: Int32 = 8
+    /// The database's schema needs `profctl migrate`, or an applied migration was edited.
+    public static let schemaMismatch: Int32 = 9
+    /// The database file is empty: nothing recorded yet.
+    public static let emptyDatabase: Int32 = 10
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -25,7 +32,11 @@ public enum ExitCodes {
         switch error {
         case let store as StoreError:
             switch store {
-            case .notADatabase, .schemaNewer, .needsMigration, .checksumMismatch: unusableDatabase
+            case .notADatabase: notADatabase
+            case .truncatedDatabase: truncatedDatabase
+            case .schemaNewer: schemaNewer
+            case .needsMigration, .checksumMismatch: schemaMismatch
+            case .emptyDatabase: emptyDatabase
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }

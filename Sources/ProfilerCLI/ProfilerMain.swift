@@ -15,6 +15,7 @@ import Profiler
 /// records the one named.
 public enum ProfilerMain {
     public static func run(scenarios: [any Scenario], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        ProcessSetup.prepare()
         UserRecord.scenarios = scenarios
         UserRecord.main(arguments)
         exit(0)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ProfilerCLI
 
 /// A command whose help ends with examples. ArgumentParser prints a command's
 /// discussion before its usage and options, so profctl appends an EXAMPLES section itself.
@@ -9,6 +10,7 @@ protocol Exemplified {
 extension Profctl {
     /// Runs the command line, printing help with its EXAMPLES section last.
     static func main() {
+        ProcessSetup.prepare()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)

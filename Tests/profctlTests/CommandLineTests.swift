@@ -72,7 +72,9 @@ struct CommandLineTests {
     @Test("errors map to the documented exit codes")
     func exitCodes() {
         #expect(ExitCodes.code(for: StoreError.notADatabase(path: "x")) == 3)
-        #expect(ExitCodes.code(for: StoreError.schemaNewer(path: "x", found: 2, known: 1)) == 3)
+        #expect(ExitCodes.code(for: StoreError.schemaNewer(path: "x", found: 2, known: 1)) == 8)
+        #expect(ExitCodes.code(for: StoreError.truncatedDatabase(path: "x", expected: 2, actual: 1)) == 7)
+        #expect(ExitCodes.code(for: StoreError.emptyDatabase(path: "x")) == 10)
         #expect(ExitCodes.code(for: StoreError.missingDatabase(path: "x")) == 1)
         #expect(ExitCodes.code(for: StoreError.readOnlyViolation(sql: "DELETE")) == 64)
         #expect(ExitCodes.code(for: SQLiteError(code: 1, message: "x")) == 1)

@@ -14,7 +14,8 @@ public enum ProfileStore {
     /// Opens for writing and says which migrations this call applied.
     public static func openAndMigrate(path: String, migrator: Migrator = Migrator()) throws
         -> (connection: SQLiteConnection, applied: [Int]) {
-        try mapOpenErrors(path: path) {
+        try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
+        return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             try migrator.verify(db)
             // WAL: readers never block the writer, and a crash loses at most the open transaction.
@@ -22,14 +23,36 @@ public enum ProfileStore {
                 try db.execute("PRAGMA journal_mode = WAL")
             }
             try db.execute("PRAGMA synchronous = NORMAL")
-            return (db, try migrator.migrate(db))
+            let applied = try migrator.migrate(db)
+            try markAbandonedRuns(db)
+            return (db, applied)
         }
+    }
+
+    /// Marks as aborted the runs of this host still `running` whose recording process is
+    /// gone (killed, crashed): they would otherwise look unfinished forever.
+    static func markAbandonedRuns(_ db: SQLiteConnection) throws {
+        let host = ProcessInfo.processInfo.hostName
+        let running = try db.rows("SELECT run_key, process_id FROM runs WHERE status = 'running' AND host = ?", [.text(host)])
+        for row in running {
+            guard let key = row[0].int64, let pid = row[1].int64, pid != Int64(getpid()), !processIsAlive(pid) else { continue }
+            try db.run("""
+                UPDATE runs SET status = 'aborted', ended_at = ?,
+                       error = 'the recording process (pid ' || process_id || ' on ' || host || ') ended before the run was finished'
+                WHERE run_key = ? AND status = 'running'
+                """, [.text(Timestamp.now()), .integer(key)])
+        }
+    }
+
+    static func processIsAlive(_ pid: Int64) -> Bool {
+        guard let id = pid_t(exactly: pid), id > 0 else { return false }
+        return kill(id, 0) == 0 || errno == EPERM
     }
 
     /// Opens an existing database read-only whatever its schema version, for looking
     /// at where it stands.
     public static func openForInspection(path: String) throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingDatabase(path: path) }
+        try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
@@ -39,9 +62,16 @@ public enum ProfileStore {
 
     /// Opens an existing database read-only. Refuses one whose schema is older (run
     /// `profctl migrate`) or newer (use a newer profctl) than this binary.
+    /// Runs left `running` by a process that is gone are marked aborted first, when the
+    /// file is writable: the one change a reading command makes, as SQLite itself
+    /// recovers a hot journal on open.
     public static func openForReading(path: String, migrator: Migrator = Migrator()) throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingDatabase(path: path) }
+        try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
+            if FileManager.default.isWritableFile(atPath: path), let writer = try? SQLiteConnection(path: path, mode: .readWrite),
+               try migrator.currentVersion(of: writer) == migrator.latestVersion {
+                try? markAbandonedRuns(writer)
+            }
             let db = try SQLiteConnection(path: path, mode: .readOnly)
             try migrator.verify(db)
             let version = try migrator.currentVersion(of: db)

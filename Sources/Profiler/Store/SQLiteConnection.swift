@@ -9,6 +9,8 @@ public final class SQLiteConnection {
         case readOnly
         /// Reading and writing; the file is created when missing.
         case readWriteCreate
+        /// Reading and writing an existing file.
+        case readWrite
     }
 
     let handle: OpaquePointer
@@ -20,6 +22,7 @@ public final class SQLiteConnection {
         let flags: Int32 = switch mode {
         case .readOnly: SQLITE_OPEN_READONLY
         case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: SQLITE_OPEN_READWRITE
         }
         // URI filenames let `merge` attach its inputs with ?mode=ro; plain paths are unaffected.
         let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)

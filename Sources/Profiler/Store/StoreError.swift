@@ -3,7 +3,9 @@ import Foundation
 /// Why a database cannot be used, each with the fix in its message.
 public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case missingDatabase(path: String)
+    case emptyDatabase(path: String)
     case notADatabase(path: String)
+    case truncatedDatabase(path: String, expected: Int, actual: Int)
     case schemaNewer(path: String, found: Int, known: Int)
     case needsMigration(path: String, found: Int, latest: Int)
     case checksumMismatch(path: String, version: Int, name: String)
@@ -16,6 +18,10 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case .missingDatabase(let path):
             "no database at \(path); record one first, for example: profctl record lazy-container --db \(path)"
+        case .emptyDatabase(let path):
+            "\(path) is an empty file: nothing has been recorded into it yet (profctl record lazy-container --db \(path))"
+        case .truncatedDatabase(let path, let expected, let actual):
+            "\(path) is truncated: its header says \(expected) bytes, the file has \(actual); restore it from a copy (the file was not changed)"
         case .notADatabase(let path):
             "\(path) is not a SQLite database (or is damaged); point --db at a profctl database or at a new file"
         case .schemaNewer(let path, let found, let known):

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+@Suite("Hooks under stress")
+struct HookStressTests {
+    /// Blocks handed from one thread to another, to be freed there.
+    final class Mailbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var blocks: [(address: UInt, size: Int)] = []
+        init() { blocks.reserveCapacity(1_000_000) }
+        func put(_ address: UInt, _ size: Int) { lock.withLock { blocks.append((address, size)) } }
+        func take() -> (address: UInt, size: Int)? { lock.withLock { blocks.popLast() } }
+    }
+
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var regions = 0
+        private(set) var misattributed: [String] = []
+        private(set) var exactReleases = 0
+        private(set) var releases = 0
+        func exact(_ ok: Bool) { lock.withLock { releases += 1; if ok { exactReleases += 1 } } }
+        func record(_ ok: Bool, _ what: @autoclosure () -> String) {
+            lock.withLock {
+                regions += 1
+                if !ok && misattributed.count < 10 { misattributed.append(what()) }
+            }
+        }
+    }
+
+    @Test("8 threads allocating here and freeing there for 2 seconds: exact regions, consistent totals, no crash",
+          .timeLimit(.minutes(1)))
+    func eightThreads() throws {
+        let mailboxes = (0..<8).map { _ in Mailbox() }
+        let tally = Tally()
+        let deadline = AllocationScope.monotonicNanoseconds() + 2_000_000_000
+        let group = DispatchGroup()
+        for index in 0..<8 {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                var size = 16 + index * 8
+                while AllocationScope.monotonicNanoseconds() < deadline {
+                    size = size % 4000 + 24
+                    // A region that allocates two blocks and keeps one: exactly `size` retained.
+                    guard let measured = try? AllocationScope.measure({ () -> UInt in
+                        let kept = malloc(size)
+                        free(malloc(size / 2 + 1))
+                        return UInt(bitPattern: kept)
+                    }) else { tally.record(false, "no slot"); continue }
+                    let a = measured.allocations
+                    tally.record(a.allocations == 2 && a.retainedRequestedBytes == size && a.requestedBytes == size + size / 2 + 1,
+                                 "thread \(index): \(a)")
+                    // The kept block goes to the next thread, which frees it; free what others sent
+                    // here, in a region that must count exactly those bytes as released.
+                    mailboxes[(index + 1) % 8].put(measured.value, size)
+                    guard let freed = try? AllocationScope.measure({ () -> Int in
+                        var total = 0
+                        while let block = mailboxes[index].take() {
+                            free(UnsafeMutableRawPointer(bitPattern: block.address))
+                            total += block.size
+                        }
+                        return total
+                    }) else { continue }
+                    // Every block handed over counts; the runtime may now and then free one of its
+                    // own earlier measured blocks on this thread too, so at least, not exactly.
+                    tally.record(freed.allocations.releasedRequestedBytes >= freed.value,
+                                 "thread \(index) freed \(freed.value) but released \(freed.allocations.releasedRequestedBytes)")
+                    tally.exact(freed.allocations.releasedRequestedBytes == freed.value)
+                }
+            }
+            thread.start()
+        }
+        group.wait()
+        for mailbox in mailboxes { while let block = mailbox.take() { free(UnsafeMutableRawPointer(bitPattern: block.address)) } }
+        #expect(tally.regions > 1000)
+        #expect(tally.misattributed.isEmpty, "\(tally.misattributed)")
+        #expect(tally.exactReleases * 100 >= tally.releases * 99, "\(tally.exactReleases) of \(tally.releases) exact")
+        let totals = AllocationHooks.totals
+        #expect(totals.frees <= totals.allocations)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+/// A fixed-seed generator, so a failing document can be reproduced.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Scenario files under fuzzing")
+struct ScenarioFileFuzzTests {
+    static let seeds = [
+        "scenario: lazy-list\nname: feed\nrepeats: 2\nstrategies: [eager, lazy]\nparameters:\n  rows: 40\n  scroll: [down, up]\n",
+        "scenario: image-cache\nparameters:\n  placements: 7\n  icon_side: 36\n",
+        "scenario: identity\nstrategies:\n  - stable-id\n  - branch\nparameters:\n  items: 10\n  toggles: 3\n",
+        "scenario: composite-cell\nparameters: {cells: 5, reuses: 5, scale: 2}\n",
+    ]
+
+    static let fragments = [
+        "", " ", "\n", ":", "- ", "[", "]", "{", "}", "#", "&a", "*a", "!!int", "'", "\"", "\t", "---", "...", "|",
+        "-1", "0", "99999999999999999999999", "1e400", "nan", "~", "null", "true", "rows", "viewport", "lazy",
+        "scenario", "parameters", "strategies: [", "é", "🙂", "\u{0}", "\\u0000", "  - ", "scroll: [sideways]",
+    ]
+
+    static func mutate(_ text: String, _ rng: inout SeededGenerator) -> String {
+        var chars = Array(text)
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            let position = chars.isEmpty ? 0 : Int.random(in: 0...chars.count, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0 where !chars.isEmpty && position < chars.count:
+                chars.removeSubrange(position..<min(chars.count, position + Int.random(in: 1...6, using: &rng)))
+            case 1:
+                chars.insert(contentsOf: fragments.randomElement(using: &rng) ?? "", at: position)
+            case 2:
+                // A number out of any range, or of the wrong kind.
+                chars.insert(contentsOf: [" -7", " 1000000000", " 3.5", " x"].randomElement(using: &rng) ?? "", at: position)
+            default:
+                // Swap two lines.
+                var lines = String(chars).split(separator: "\n", omittingEmptySubsequences: false)
+                if lines.count > 2 {
+                    let a = Int.random(in: 0..<lines.count, using: &rng), b = Int.random(in: 0..<lines.count, using: &rng)
+                    lines.swapAt(a, b)
+                }
+                chars = Array(lines.joined(separator: "\n"))
+            }
+        }
+        return String(chars)
+    }
+
+    @Test("thousands of malformed documents: never a crash or a hang, always valid or an error with line and column",
+          .timeLimit(.minutes(2)))
+    func fuzz() throws {
+        var rng = SeededGenerator(state: 20261122)
+        var errors = 0, valid = 0
+        for round in 0..<4000 {
+            let seed = Self.seeds[round % Self.seeds.count]
+            let text = Self.mutate(seed, &rng)
+            do {
+                let file = try ScenarioFile.parse(text, path: "fuzz.yaml")
+                // Whatever parses must also resolve: nothing invalid slips through.
+                _ = try file.scenario.resolve(file.options)
+                valid += 1
+            } catch let error as ScenarioFileError {
+                errors += 1
+                #expect(error.line >= 1 && error.column >= 1, "round \(round): \(error)\n\(text)")
+                #expect(!error.message.isEmpty)
+            } catch {
+                Issue.record("round \(round): an error without a position: \(error)\n\(text)")
+            }
+        }
+        #expect(errors > 1000)
+        #expect(valid > 0)
+    }
+}

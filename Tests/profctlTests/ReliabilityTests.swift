@@ -1,0 +1,147 @@
+import Foundation
+import Profiler
+import Testing
+
+/// Crashes, concurrency, full disks and bad files, with real processes and files.
+@Suite("Reliability")
+struct ReliabilityTests {
+    func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = ProfctlProcess.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func scalar(_ sql: String, _ path: String) throws -> Int64 {
+        try SQLiteConnection(path: path, mode: .readOnly).scalar(sql)?.int64 ?? -1
+    }
+
+    /// Waits (up to 60 s) until `condition` holds.
+    func waitUntil(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<600 {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    @Test("a record killed with SIGKILL leaves an intact database, its committed events, and the run marked aborted")
+    func killedRecord() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite").path
+        _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+        let recorder = try start(["record", "lazy-container", "--instances", "200000", "--quiet"], in: folder.url)
+        let committed = try waitUntil { (try? scalar("SELECT count(*) FROM events e JOIN runs r USING (run_key) WHERE r.scenario = 'lazy-container'", db)) ?? 0 >= 8192 }
+        #expect(committed)
+        let before = try scalar("SELECT count(*) FROM events", db)
+        kill(recorder.processIdentifier, SIGKILL)
+        recorder.waitUntilExit()
+        #expect(try SQLiteConnection(path: db, mode: .readOnly).scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try scalar("SELECT count(*) FROM events", db) >= before)
+        let runs = try ProfctlProcess.run(["runs", "--format", "csv"], in: folder.url)
+        #expect(runs.stdout.contains(",lazy-container,aborted,"))
+        #expect(!runs.stdout.contains(",running,"))
+        let error = try SQLiteConnection(path: db, mode: .readOnly).scalar("SELECT error FROM runs WHERE scenario = 'lazy-container'")
+        #expect(error?.string?.contains("ended before the run was finished") == true)
+        // Reports and checks leave the aborted run out: the newest lazy-container run does not exist.
+        let report = try ProfctlProcess.run(["report", "--scenario", "lazy-container"], in: folder.url)
+        #expect(report.status == 1)
+        #expect(try ProfctlProcess.run(["report"], in: folder.url).stdout.contains("identity"))
+    }
+
+    @Test("4 recorders writing into one database at once all complete with all their events")
+    func concurrentRecorders() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite").path
+        let recorders = try (0..<4).map { _ in
+            try start(["record", "lazy-container", "--instances", "400", "--quiet"], in: folder.url)
+        }
+        for recorder in recorders { recorder.waitUntilExit() }
+        #expect(recorders.allSatisfy { $0.terminationStatus == 0 })
+        #expect(try scalar("SELECT count(*) FROM runs WHERE status = 'complete'", db) == 4)
+        let perRun = try SQLiteConnection(path: db, mode: .readOnly).rows("SELECT count(*) FROM events GROUP BY run_key")
+        #expect(perRun == Array(repeating: [.integer(3 * 400 * 8)], count: 4))
+        #expect(try scalar("SELECT count(DISTINCT bytes_per_instance || strategy || component) FROM savings", db) == 9)
+    }
+
+    @Test("report and query run while a record writes, see consistent data, and do not block it")
+    func readersDuringWrites() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite").path
+        _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+        let writer = try start(["record", "lazy-container", "--instances", "4000", "--quiet"], in: folder.url)
+        _ = waitUntil { (try? scalar("SELECT count(*) FROM runs WHERE status = 'running'", db)) == 1 }
+        var counts: [Int64] = []
+        for _ in 0..<5 where writer.isRunning {
+            let query = try ProfctlProcess.run(["query", "SELECT count(*) AS n FROM events", "--format", "csv"], in: folder.url)
+            #expect(query.status == 0, "\(query.stderr)")
+            counts.append(Int64(query.stdout.split(whereSeparator: \.isNewline).last.map(String.init) ?? "") ?? -1)
+            let report = try ProfctlProcess.run(["report", "--scenario", "identity"], in: folder.url)
+            #expect(report.status == 0, "\(report.stderr)")
+        }
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(counts == counts.sorted())
+        #expect(try scalar("SELECT count(*) FROM runs WHERE status = 'complete'", db) == 2)
+    }
+
+    @Test("a full disk (a file size limit) fails with a clear message, leaves no run complete, and earlier runs intact")
+    func fullDisk() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite")
+        _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+        let size = (try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? NSNumber)?.intValue ?? 0
+        let limitKiB = size / 1024 + 256
+        let full = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/bin/bash"),
+                                          ["-c", "ulimit -f \(limitKiB); exec \"$0\" record lazy-container --instances 3000 --quiet",
+                                           ProfctlProcess.binary.path], in: folder.url)
+        #expect(full.status != 0)
+        #expect(full.stderr.contains("file size limit"), "\(full.stderr)")
+        let runs = try ProfctlProcess.run(["runs", "--format", "csv"], in: folder.url)
+        #expect(runs.stdout.contains(",identity,complete,"))
+        #expect(!runs.stdout.contains(",lazy-container,complete,"))
+        #expect(try SQLiteConnection(path: db.path, mode: .readOnly).scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try ProfctlProcess.run(["report", "--scenario", "identity"], in: folder.url).status == 0)
+    }
+
+    @Test("bad files each get their own message and exit code, and are not modified", arguments: [
+        ("empty", Int32(10), "is an empty file"),
+        ("truncated", Int32(7), "is truncated"),
+        ("newer", Int32(8), "newer than this profctl"),
+        ("foreign", Int32(3), "is not a SQLite database"),
+    ])
+    func badFiles(kind: String, status: Int32, message: String) throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite")
+        switch kind {
+        case "empty":
+            try Data().write(to: db)
+        case "foreign":
+            try Data(repeating: 0x41, count: 4096).write(to: db)
+        default:
+            _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+            if kind == "newer" {
+                let connection = try SQLiteConnection(path: db.path, mode: .readWrite)
+                try connection.run("INSERT INTO schema_migrations VALUES (99, 'future', 'x', 'now')")
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            } else {
+                let data = try Data(contentsOf: db)
+                try data.prefix(data.count / 2).write(to: db)
+            }
+        }
+        let before = try Data(contentsOf: db)
+        for arguments in [["report"], ["query", "SELECT 1"], ["runs"]] + (kind == "empty" ? [] : [["record", "identity", "--instances", "2"]]) {
+            let result = try ProfctlProcess.run(arguments + ["--quiet"].filter { _ in arguments[0] == "record" }, in: folder.url)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: db) == before)
+    }
+}
