@@ -28,9 +28,11 @@ for path in arguments.dropFirst().sorted() {
     var hashes = "#"
     while sql.contains("\"" + hashes) { hashes += "#" }
     let name = String(stem[stem.index(after: underscore)...])
-    // The closing delimiter sits in column 0, so the SQL keeps its own indentation.
+    // The closing delimiter sits in column 0, so the SQL keeps its own indentation; the
+    // line break just before it is not part of the literal, so the text is the file's to
+    // the byte (its checksum must match a checksum computed from the file).
     entries.append("    EmbeddedMigration(version: \(version), name: \(String(reflecting: name)), sql: \(hashes)\"\"\"\n"
-        + sql + (sql.hasSuffix("\n") ? "" : "\n")
+        + sql + "\n"
         + "\"\"\"\(hashes)),")
 }
 

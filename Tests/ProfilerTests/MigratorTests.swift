@@ -93,3 +93,19 @@ struct MigratorTests {
         #expect(!FileManager.default.fileExists(atPath: temp.path))
     }
 }
+
+@Suite("Embedded migrations")
+struct EmbeddedMigrationTests {
+    @Test("the binary holds every migrations/*.sql file, byte for byte, in version order")
+    func matchFiles() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let embedded = Migrator().migrations
+        #expect(embedded.map(\.version) == Array(1...files.count))
+        for (file, migration) in zip(files, embedded) {
+            #expect(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) == migration.sql, "\(file)")
+            #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name))
+        }
+    }
+}

@@ -145,3 +145,49 @@ struct ReliabilityTests {
         #expect(try Data(contentsOf: db) == before)
     }
 }
+
+@Suite("Upgrades")
+struct UpgradeTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/schema-v1.sqlite")
+
+    /// The first migration's tables and columns, in key order: what must survive an upgrade row for row.
+    static let firstSchema = [
+        "SELECT run_key, run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version, build_configuration, tool_version, baseline_strategy, parameters, process_id, error FROM runs ORDER BY run_key",
+        "SELECT * FROM subjects ORDER BY subject_id",
+        "SELECT * FROM event_kinds ORDER BY kind_id",
+        "SELECT run_key, seq, repeat, subject_id, instance, kind_id, allocations, frees, requested_bytes, usable_bytes, duration_ns FROM events ORDER BY run_key, seq",
+        "SELECT * FROM rollups ORDER BY run_key, component, strategy",
+        "SELECT * FROM savings",
+    ]
+
+    @Test("a database made by the first migration is refused by readers, then upgraded by migrate with nothing lost")
+    func upgradeFromVersion1() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("old.sqlite")
+        try FileManager.default.copyItem(at: Self.fixture, to: db)
+        let before = try SQLiteConnection(path: Self.fixture.path, mode: .readOnly)
+        let original = try Self.firstSchema.map { try before.rows($0) }
+        #expect(original[3].count > 100)
+
+        let refused = try ProfctlProcess.run(["report", "--db", db.path], in: folder.url)
+        #expect(refused.status == 9)
+        #expect(refused.stderr.contains("Run: profctl migrate"))
+
+        let migrate = try ProfctlProcess.run(["migrate", "--db", db.path], in: folder.url)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stderr.contains("applied 2 (steps_reports_ci)"))
+        let after = try SQLiteConnection(path: db.path, mode: .readOnly)
+        #expect(try Self.firstSchema.map { try after.rows($0) } == original)
+        #expect(try after.scalar("SELECT count(*) FROM events WHERE step <> 0")?.int64 == 0)
+        #expect(try after.rows("SELECT DISTINCT step FROM event_log") == [[.text("run")]])
+        #expect(try after.scalar("PRAGMA integrity_check") == .text("ok"))
+
+        let report = try ProfctlProcess.run(["report", "--db", db.path, "--run", "00000000-0000-0000-0000-000000001000", "--format", "csv"],
+                                            in: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("Label,lazy,4,48,eager,657,93.19,93.19"))
+        // And the upgraded database records like a new one.
+        #expect(try ProfctlProcess.run(["record", "identity", "--instances", "3", "--quiet", "--db", db.path], in: folder.url).status == 0)
+    }
+}
