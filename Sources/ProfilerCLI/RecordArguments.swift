@@ -21,7 +21,7 @@ public struct RecordArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))
     public var strategies: String?
 
-    @Flag(name: .shortAndLong, help: "No progress on stderr.")
+    @Flag(name: .shortAndLong, help: "Nothing on stderr but errors (progress shows only on a terminal anyway).")
     public var quiet = false
 
     public func validate() throws {
@@ -73,12 +73,14 @@ public struct RecordArguments: ParsableArguments {
     /// Records each plan as one run: the run id on stdout, progress and a summary on stderr.
     public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)]) throws {
         let environment = RunEnvironment.current()
-        for (scenario, options) in plans {
+        // Step-by-step progress only where someone watches: on a terminal.
+        let showProgress = !quiet && isatty(STDERR_FILENO) != 0
+        for (index, (scenario, options)) in plans.enumerated() {
             let started = AllocationScope.monotonicNanoseconds()
-            let quiet = self.quiet
+            let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
             let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
                                                     environment: environment) { line in
-                if !quiet { Console.message(line) }
+                if showProgress { Console.message(position + line) }
             }
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Profiler
 import ProfilerCLI
 
@@ -6,6 +7,7 @@ struct Report: ParsableCommand, Exemplified {
     static let examples = [
         "profctl report",
         "profctl report --scenario image-cache --format json",
+        "profctl report --format html -o report.html",
         "profctl report --run 2d0aa0d3 --format csv",
         "profctl report --format markdown --bytes usable >> $GITHUB_STEP_SUMMARY",
     ]
@@ -30,8 +32,11 @@ struct Report: ParsableCommand, Exemplified {
     @Option(help: "Only this scenario's newest run (or, with --run latest, its newest).")
     var scenario: String?
 
-    @Option(help: "table, markdown, csv or json.")
+    @Option(help: "table, markdown, csv, json or html (tables and charts in one self-contained page).")
     var format = OutputFormat.table
+
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.")
+    var output: String?
 
     @Option(help: "For savings reports: requested (what the code asked malloc for) or usable (what malloc handed back).")
     var bytes = ByteMeasure.requested
@@ -41,7 +46,19 @@ struct Report: ParsableCommand, Exemplified {
             let db = try ProfileStore.openForReading(path: database.path)
             let runs = try RunReport.runs(reference: runReference, scenario: scenario, in: db)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }
-            Console.output(try ReportPrinter.render(reports, format: format))
+            let text: String
+            if format == .html {
+                let sections = try reports.map { HTMLReport.Section(report: $0, timeline: try TimelineQuery.load($0.run, from: db)) }
+                text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))
+            } else {
+                text = try ReportPrinter.render(reports, format: format)
+            }
+            if let output {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                Console.message("wrote \(reports.count) report(s) to \(output)")
+            } else {
+                Console.output(text)
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ enum ReportPrinter {
         case .csv:
             // One header per report; reports of different kinds have different columns.
             return reports.map { format.renderer.render($0.table) }.joined(separator: "\r\n")
-        case .table, .markdown:
+        case .table, .markdown, .html:
             return reports.map { report in
                 let caption = caption(report)
                 let heading = format == .markdown ? "**\(caption)**\n\n" : caption + "\n\n"

@@ -186,3 +186,27 @@ struct ScenarioFileProcessTests {
         #expect(runs.stdout.split(whereSeparator: \.isNewline).count == 2)
     }
 }
+
+@Suite("Progress")
+struct ProgressTests {
+    @Test("record shows progress on a terminal, and only its summary line when stderr is not one")
+    func progressOnlyOnATerminal() throws {
+        let folder = try TemporaryFolder()
+        let piped = try ProfctlProcess.run(["record", "identity", "lazy-list", "--instances", "3"], in: folder.url)
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("identity: stable-id"))
+        #expect(piped.stderr.split(whereSeparator: \.isNewline).count == 2)
+        // `script` gives the command a terminal.
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(FileManager.default.isExecutableFile(atPath: script.path))
+        let terminal = try ProfctlProcess.run(executable: script,
+                                              ["-qec", "\(ProfctlProcess.binary.path) record identity lazy-list --instances 3", "/dev/null"],
+                                              in: folder.url)
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("[1/2] identity: stable-id"))
+        let quiet = try ProfctlProcess.run(executable: script,
+                                           ["-qec", "\(ProfctlProcess.binary.path) record identity --instances 3 --quiet", "/dev/null"],
+                                           in: folder.url)
+        #expect(!quiet.stdout.contains("identity: stable-id") && !quiet.stdout.contains("recorded"))
+    }
+}

@@ -23,6 +23,8 @@ public struct Measured<Value> {
     public let value: Value
     public let allocations: Allocations
     public let durationNanoseconds: UInt64
+    /// When the region opened, on the monotonic clock (AllocationScope.monotonicNanoseconds).
+    public let startNanoseconds: UInt64
     public let scopeID: UInt64
 }
 
@@ -53,7 +55,7 @@ public enum AllocationScope {
         var result = profctl_region_result()
         profctl_region_end(&region, &result)
         return Measured(value: value, allocations: Allocations(result),
-                        durationNanoseconds: end &- start, scopeID: region.scope_id)
+                        durationNanoseconds: end &- start, startNanoseconds: start, scopeID: region.scope_id)
     }
 
     /// Runs `body` with its allocations kept out of every open region of this thread:

@@ -1,6 +1,6 @@
 /// How results are printed.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, markdown, csv, json
+    case table, markdown, csv, json, html
 
     public var renderer: any Renderer {
         switch self {
@@ -8,7 +8,17 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .markdown: MarkdownRenderer()
         case .csv: CSVRenderer()
         case .json: JSONRenderer()
+        case .html: HTMLTableRenderer()
         }
+    }
+}
+
+/// A table as a standalone HTML page (reports in HTML also get charts: HTMLReport).
+public struct HTMLTableRenderer: Renderer {
+    public init() {}
+    public func render(_ table: ResultTable) -> String {
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>profctl</title><style>\(HTMLReport.style)</style></head><body>\n"
+            + HTMLReport.table(table) + "</body></html>\n"
     }
 }
 

@@ -37,9 +37,12 @@ public struct Event: Sendable, Equatable {
     public var requestedBytes: Int
     public var usableBytes: Int
     public var durationNanoseconds: UInt64
+    /// When the measured work started, on the monotonic clock; 0 when unknown.
+    public var startNanoseconds: UInt64
 
     public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
-                allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64) {
+                allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64,
+                startNanoseconds: UInt64 = 0) {
         self.kind = kind
         self.component = component
         self.strategy = strategy
@@ -50,6 +53,7 @@ public struct Event: Sendable, Equatable {
         self.requestedBytes = requestedBytes
         self.usableBytes = usableBytes
         self.durationNanoseconds = durationNanoseconds
+        self.startNanoseconds = startNanoseconds
     }
 }
 

@@ -6,12 +6,14 @@ import CSQLite
 struct EventWriter {
     static let insertSQL = """
         INSERT INTO events (run_key, seq, repeat, step, subject_id, instance, kind_id,
-                            allocations, frees, requested_bytes, usable_bytes, duration_ns)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            allocations, frees, requested_bytes, usable_bytes, duration_ns, at_ns)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     let db: SQLiteConnection
     let runKey: Int64
+    /// The run's start on the monotonic clock: events' at_ns count from it.
+    let runStart: UInt64
     let insert: Statement
     var subjects: SubjectKeys
     var steps: [String: Int64] = [:]
@@ -20,13 +22,13 @@ struct EventWriter {
     /// reached: the running sums of its events' bytes.
     var live = LiveBytes()
 
-    static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64) {
+    static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64, runStart: UInt64) {
         do {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Every key an event row carries was made by this writer or the recorder a
             // moment ago; checking three parents per insert would double the cost of ingest.
             try db.execute("PRAGMA foreign_keys = OFF")
-            var writer = try EventWriter(db: db, runKey: runKey)
+            var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart)
             while true {
                 let batch = buffer.popBatch(limit: Recorder.batchSize)
                 if batch.isEmpty { break }
@@ -41,9 +43,10 @@ struct EventWriter {
         }
     }
 
-    init(db: SQLiteConnection, runKey: Int64) throws {
+    init(db: SQLiteConnection, runKey: Int64, runStart: UInt64) throws {
         self.db = db
         self.runKey = runKey
+        self.runStart = runStart
         self.insert = try db.prepare(Self.insertSQL)
         self.subjects = SubjectKeys(db: db)
         try insert.bind(.integer(runKey), at: 1)
@@ -73,7 +76,7 @@ struct EventWriter {
         return key
     }
 
-    /// Binds columns 2...12; the run key in column 1 stays bound for the whole run.
+    /// Binds columns 2...13; the run key in column 1 stays bound for the whole run.
     private mutating func write(_ e: Event, seq: Int64) throws {
         let step = try currentStep ?? stepKey("run")
         currentStep = step
@@ -91,6 +94,7 @@ struct EventWriter {
         try insert.bind(.integer(Int64(e.requestedBytes)), at: 10)
         try insert.bind(.integer(Int64(e.usableBytes)), at: 11)
         try insert.bind(.integer(Int64(clamping: e.durationNanoseconds)), at: 12)
+        try insert.bind(.integer(e.startNanoseconds > runStart ? Int64(clamping: e.startNanoseconds - runStart) : 0), at: 13)
         try insert.step()
         insert.reset()
     }

@@ -35,7 +35,7 @@ public struct Probe: Sendable {
         let event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
                           instance: instance, allocations: a.allocations, frees: a.frees,
                           requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
-                          durationNanoseconds: measured.durationNanoseconds)
+                          durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
         try AllocationScope.excluded { try sink.record(event) }
     }
 

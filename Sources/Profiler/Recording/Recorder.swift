@@ -62,8 +62,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     private func startWriter() {
-        let thread = Thread { [buffer, databasePath, runKey, writerDone] in
-            EventWriter.drain(buffer, into: databasePath, runKey: runKey)
+        let thread = Thread { [buffer, databasePath, runKey, startedAt, writerDone] in
+            EventWriter.drain(buffer, into: databasePath, runKey: runKey, runStart: startedAt)
             writerDone.signal()
         }
         thread.name = "profctl-writer"

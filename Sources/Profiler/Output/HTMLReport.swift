@@ -1,0 +1,140 @@
+import Foundation
+
+/// One self-contained HTML page (no scripts, no fonts, no network) with each run's
+/// report table, charts that fit its scenario, and its live bytes over the steps.
+/// Light and dark mode follow the reader's setting; charts keep together when printed.
+public enum HTMLReport {
+    public struct Section: Sendable {
+        public let report: RunReport
+        public let timeline: [TimelinePoint]
+        public init(report: RunReport, timeline: [TimelinePoint]) {
+            self.report = report
+            self.timeline = timeline
+        }
+    }
+
+    static let style = """
+        :root { color-scheme: light dark; --bg: #ffffff; --ink: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7;
+          --series-0: #0a84ff; --series-1: #ff9f0a; --series-2: #30b350; --series-3: #bf5af2; --series-4: #ff375f; --series-5: #64d2ff; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #1c1c1e; --ink: #f5f5f7; --muted: #a1a1a6; --grid: #3a3a3c; } }
+        body { background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 780px; padding: 0 1rem; }
+        h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2.5rem; border-bottom: 1px solid var(--grid); }
+        .meta { color: var(--muted); }
+        table { border-collapse: collapse; width: 100%; font-size: 12px; margin: 1rem 0; display: block; overflow-x: auto; }
+        th, td { padding: 3px 6px; border-bottom: 1px solid var(--grid); text-align: left; white-space: nowrap; }
+        td.n { text-align: right; font-variant-numeric: tabular-nums; }
+        svg.chart { width: 100%; height: auto; margin: 0.5rem 0 1rem; break-inside: avoid; }
+        svg .title { font-size: 13px; font-weight: 600; fill: var(--ink); }
+        svg .axis, svg .label { font-size: 10px; fill: var(--muted); }
+        svg .label { fill: var(--ink); }
+        svg .grid { stroke: var(--grid); stroke-width: 0.5; }
+        svg .baseline { stroke: var(--ink); stroke-width: 1; }
+        svg .line { fill: none; stroke-width: 2; }
+        .s0 { fill: var(--series-0); } .s1 { fill: var(--series-1); } .s2 { fill: var(--series-2); }
+        .s3 { fill: var(--series-3); } .s4 { fill: var(--series-4); } .s5 { fill: var(--series-5); }
+        .l0 { stroke: var(--series-0); } .l1 { stroke: var(--series-1); } .l2 { stroke: var(--series-2); }
+        .l3 { stroke: var(--series-3); } .l4 { stroke: var(--series-4); } .l5 { stroke: var(--series-5); }
+        @media print { body { margin: 0; max-width: none; } section { break-before: page; } section:first-of-type { break-before: auto; } }
+        """
+
+    public static func render(_ sections: [Section], generatedAt: String) -> String {
+        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>profctl report</title>"
+        html += "<style>\(style)</style></head><body>\n<h1>profctl report</h1>\n"
+        html += "<p class=\"meta\">\(sections.count) run(s), generated \(SVGChart.escape(generatedAt)). Every figure is derived from recorded events; bytes are requested bytes unless a caption says otherwise.</p>\n"
+        for section in sections { html += render(section) }
+        return html + "</body></html>\n"
+    }
+
+    static func render(_ section: Section) -> String {
+        let report = section.report, run = report.run
+        var html = "<section>\n<h2>\(SVGChart.escape(run.scenario))</h2>\n"
+        html += "<p class=\"meta\">run \(SVGChart.escape(run.runID)), \(SVGChart.escape(run.startedAt)), \(SVGChart.escape(run.buildConfiguration)) build"
+        html += run.gitCommit.map { ", commit \(SVGChart.escape(String($0.prefix(12))))" } ?? ""
+        html += report.measure.map { ", \($0.rawValue) bytes against \(SVGChart.escape(run.baselineStrategy))" } ?? ""
+        html += "</p>\n"
+        html += charts(report).joined(separator: "\n") + "\n"
+        html += timelineChart(section.timeline) + "\n"
+        html += table(report.table) + "</section>\n"
+        return html
+    }
+
+    static func table(_ table: ResultTable) -> String {
+        var html = "<table><thead><tr>" + table.columns.map { "<th>\(SVGChart.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+        for row in table.rows {
+            html += "<tr>" + row.map { value in
+                "<td\(value.isNumeric ? " class=\"n\"" : "")>\(SVGChart.escape(value.displayText))</td>"
+            }.joined() + "</tr>"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    /// The values of `column` per row, and the row labels from `labelColumn`.
+    static func column(_ table: ResultTable, _ column: String) -> [Double?] {
+        guard let index = table.columns.firstIndex(of: column) else { return [] }
+        return table.rows.map { $0[index].double }
+    }
+
+    static func labels(_ table: ResultTable, _ column: String) -> [String] {
+        guard let index = table.columns.firstIndex(of: column) else { return [] }
+        return table.rows.map { $0[index].displayText }
+    }
+
+    /// Strategies as categories, the given columns as series.
+    static func byStrategy(_ table: ResultTable, _ title: String, _ unit: String, _ columns: [String], logScale: Bool = false) -> String {
+        SVGChart.bars(title: title, unit: unit, categories: labels(table, "strategy"),
+                      series: columns.map { SVGChart.Series(name: $0.replacingOccurrences(of: "_", with: " "), values: column(table, $0)) },
+                      logScale: logScale)
+    }
+
+    /// Components as categories, strategies as series, one column as the value.
+    static func byComponent(_ table: ResultTable, _ title: String, _ unit: String, _ value: String) -> String {
+        let components = labels(table, "component"), strategies = labels(table, "strategy"), values = column(table, value)
+        let categories = components.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let series = strategies.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { strategy in
+            SVGChart.Series(name: strategy, values: categories.map { component in
+                zip(zip(components, strategies), values).first { $0.0 == (component, strategy) }?.1 ?? nil
+            })
+        }
+        return SVGChart.bars(title: title, unit: unit, categories: categories, series: series)
+    }
+
+    static func charts(_ report: RunReport) -> [String] {
+        let t = report.table
+        switch report.kind {
+        case .savings:
+            return [byComponent(t, "Bytes per instance", "bytes", "bytes_per_instance"),
+                    byComponent(t, "Savings against \(report.run.baselineStrategy)", "%", "savings_pct")]
+        case .imageCache:
+            return [byStrategy(t, "Cache lookups", "count", ["hits", "misses"]),
+                    byStrategy(t, "Live and retained bytes", "bytes",
+                               ["live_bytes_while_shown", "retained_bytes_after_release", "retained_bytes_after_idle"])]
+        case .lazyList:
+            return [byStrategy(t, "Rows created and realized", "count", ["rows_created", "rows_created_at_top", "realizations", "rows_realized_at_top"]),
+                    byStrategy(t, "Live bytes", "bytes", ["peak_live_bytes", "live_bytes_back_at_top"])]
+        case .compositeCell:
+            let phases = ["first_ns", "later_median_ns", "later_p90_ns", "reuse_median_ns", "reuse_p90_ns"]
+            let latency = SVGChart.bars(title: "Creation latency per phase", unit: "ns", categories: phases.map { $0.replacingOccurrences(of: "_ns", with: "").replacingOccurrences(of: "_", with: " ") },
+                                        series: labels(t, "strategy").enumerated().map { index, strategy in
+                                            SVGChart.Series(name: strategy, values: phases.map { column(t, $0)[index] })
+                                        }, logScale: true)
+            return [latency, byStrategy(t, "Bytes per cell", "bytes", ["bytes_per_cell"], logScale: true)]
+        case .identity:
+            return [byStrategy(t, "What the change did", "count", ["created_on_change", "released_on_change", "state_resets"])]
+        case .liveRoom:
+            return [byStrategy(t, "Bytes of the whole page", "bytes", ["page_bytes"]),
+                    byStrategy(t, "Realized share against break-even", "%", ["realized_pct", "break_even_pct"])]
+        }
+    }
+
+    static func timelineChart(_ points: [TimelinePoint]) -> String {
+        guard !points.isEmpty else { return "" }
+        let strategies = points.reduce(into: [String]()) { if !$0.contains($1.strategy) { $0.append($1.strategy) } }
+        let perStrategy = strategies.map { s in points.filter { $0.strategy == s } }
+        let longest = perStrategy.max { $0.count < $1.count } ?? []
+        return SVGChart.lines(title: "Live bytes after each step", unit: "bytes", steps: longest.map(\.step),
+                              series: zip(strategies, perStrategy).map { strategy, points in
+                                  SVGChart.Series(name: strategy, values: points.map { $0.liveBytes })
+                              })
+    }
+}

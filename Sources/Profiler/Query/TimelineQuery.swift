@@ -1,0 +1,20 @@
+/// Live bytes per strategy after each step of a run (the timeline view), in the order
+/// the steps were taken.
+public struct TimelinePoint: Sendable, Equatable {
+    public let strategy: String
+    public let step: String
+    public let liveBytes: Double
+}
+
+public enum TimelineQuery {
+    /// Averaged over repeats; one point per (strategy, step) in recording order.
+    public static func load(_ run: RunInfo, from db: SQLiteConnection) throws -> [TimelinePoint] {
+        try db.rows("""
+            SELECT strategy, step, AVG(live_requested_bytes), MIN(elapsed_ns) AS at
+            FROM timeline WHERE run_id = ?
+            GROUP BY strategy, step_index ORDER BY at
+            """, [.text(run.runID)]).map {
+            TimelinePoint(strategy: $0[0].string ?? "", step: $0[1].string ?? "", liveBytes: $0[2].double ?? 0)
+        }
+    }
+}
