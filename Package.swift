@@ -49,8 +49,10 @@ let package = Package(
         .target(name: "CBenchLoops", dependencies: ["CSQLite", "CAllocationHooks"]),
         .executableTarget(
             name: "profctl-bench",
-            dependencies: ["Profiler", "CBenchLoops", "CSQLite"]
+            dependencies: ["Profiler", "CBenchLoops", "CSQLite", "CAllocationHooks"]
         ),
+        // The same malloc/free loop without profctl's hooks: what heaptrack is measured on.
+        .executableTarget(name: "malloc-loop"),
         // Compiles migrations/*.sql into the binary so a copied profctl works anywhere.
         .executableTarget(name: "EmbedMigrations"),
         .plugin(

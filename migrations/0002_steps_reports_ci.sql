@@ -12,8 +12,8 @@ ALTER TABLE runs ADD COLUMN report TEXT NOT NULL DEFAULT 'savings'; -- which rep
 -- steps.step: the scenario step an event happened in (runs recorded before steps
 -- existed have all their events in step 0, named "run").
 ALTER TABLE events ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
--- When the measured work started, in ns since the run started (0 for older runs).
-ALTER TABLE events ADD COLUMN at_ns INTEGER NOT NULL DEFAULT 0;
+-- When the measured work started, in microseconds since the run started (0 for older runs).
+ALTER TABLE events ADD COLUMN at_us INTEGER NOT NULL DEFAULT 0;
 
 -- Named baselines for `profctl check --baseline NAME`: per scenario, a label on one run,
 -- by run id so it survives merging databases.
@@ -67,7 +67,7 @@ DROP VIEW event_log;
 -- Events with every key spelled out: what analysts query.
 CREATE VIEW event_log AS
 SELECT r.run_id, e.seq, e.repeat, COALESCE(st.name, 'run') AS step, s.component, s.strategy, e.instance, k.name AS kind,
-       e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_ns
+       e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us
 FROM events e
 JOIN runs r ON r.run_key = e.run_key
 LEFT JOIN steps st ON st.run_key = e.run_key AND st.step = e.step

@@ -97,6 +97,23 @@ void profctl_hooks_totals(profctl_totals *totals);
 /// the hooks really are the process's allocator (not so under valgrind, for one).
 int profctl_hooks_active(void);
 
+/// What the hooks do, for measuring their cost. FULL is the default and the only mode
+/// whose figures are right; the others exist for the benchmark program.
+enum {
+    /// Forward to glibc, count nothing: what the program costs with the hooks compiled out,
+    /// less one predictable branch.
+    PROFCTL_HOOKS_FORWARD = 0,
+    /// Count allocations, frees and requested bytes, and attribute them to regions; no usable sizes.
+    PROFCTL_HOOKS_COUNT = 1,
+    /// Everything: also usable sizes.
+    PROFCTL_HOOKS_FULL = 2,
+};
+void profctl_hooks_set_mode(int mode);
+
+/// Non-zero when usable sizes are read from glibc's chunk headers (checked against
+/// malloc_usable_size at load), zero when glibc's function is called instead.
+int profctl_hooks_header_usable_size(void);
+
 /// The allocator underneath the hooks, for measuring what the hooks cost.
 void *profctl_underlying_malloc(size_t size);
 void profctl_underlying_free(void *pointer);

@@ -57,7 +57,7 @@ public enum ChromeTrace {
         }
         // Every lifecycle event, at the moment its measured work started.
         let statement = try db.prepare("""
-            SELECT s.strategy, k.name, s.component, e.instance, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_ns, e.repeat
+            SELECT s.strategy, k.name, s.component, e.instance, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us, e.repeat
             FROM events e JOIN subjects s ON s.subject_id = e.subject_id JOIN event_kinds k ON k.kind_id = e.kind_id
             WHERE e.run_key = ? ORDER BY e.seq
             """)
@@ -65,7 +65,7 @@ public enum ChromeTrace {
         while try statement.step() {
             let row = statement.row()
             out.append(object([("name", JSONText.value(row[1])), ("cat", "\"lifecycle\""), ("ph", "\"i\""), ("s", "\"t\""),
-                               ("pid", "\(pid)"), ("tid", "\(tid(row[0].string ?? ""))"), ("ts", microseconds(row[7].int64 ?? 0)),
+                               ("pid", "\(pid)"), ("tid", "\(tid(row[0].string ?? ""))"), ("ts", String(row[7].int64 ?? 0)),
                                ("args", object([("component", JSONText.value(row[2])), ("instance", JSONText.value(row[3])),
                                                 ("bytes", JSONText.value(row[4])), ("usable_bytes", JSONText.value(row[5])),
                                                 ("duration_ns", JSONText.value(row[6])), ("repeat", JSONText.value(row[8]))]))]))

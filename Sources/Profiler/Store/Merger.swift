@@ -62,9 +62,9 @@ public enum Merger {
             SELECT component, strategy FROM source.subjects WHERE true
             ON CONFLICT DO NOTHING;
             INSERT INTO main.events (run_key, seq, repeat, step, subject_id, instance, kind_id,
-                                     allocations, frees, requested_bytes, usable_bytes, duration_ns, at_ns)
+                                     allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
             SELECT r.target_key, e.seq, e.repeat, e.step, ms.subject_id, e.instance, e.kind_id,
-                   e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_ns
+                   e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us
             FROM source.events e
             JOIN merged_runs r ON r.source_key = e.run_key
             JOIN source.subjects ss ON ss.subject_id = e.subject_id

@@ -30,6 +30,13 @@ public final class Statement {
         }
     }
 
+    /// Binds an integer without going through SQLValue: the writer's hot path.
+    @inline(__always)
+    public func bind(int value: Int64, at index: Int32) throws {
+        let code = sqlite3_bind_int64(handle, index, value)
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
     public func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32
         switch value {
