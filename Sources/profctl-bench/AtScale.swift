@@ -8,10 +8,12 @@ struct AtScale {
     let sizes: [Int]
     let folder: URL
 
+    /// Grouped on the integer keys first, named after: the join then touches 54 rows, not 10M.
     static let adHocQuery = """
-        SELECT s.component, k.name AS kind, count(*) AS events, sum(e.requested_bytes) AS bytes
-        FROM events e JOIN subjects s ON s.subject_id = e.subject_id JOIN event_kinds k ON k.kind_id = e.kind_id
-        GROUP BY s.component, k.name
+        SELECT s.component, k.name AS kind, x.events, x.bytes
+        FROM (SELECT subject_id, kind_id, count(*) AS events, sum(requested_bytes) AS bytes
+              FROM events GROUP BY subject_id, kind_id) x
+        JOIN subjects s ON s.subject_id = x.subject_id JOIN event_kinds k ON k.kind_id = x.kind_id
         """
 
     /// In the child: record `count` events into `path`, then print the peak RSS in KiB.
