@@ -32,11 +32,7 @@ struct Check: ParsableCommand, Exemplified {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .customLong("run"), help: "The run to check: an id, a prefix, or latest. Default: the newest run of every scenario.")
-    var runReference: String?
-
-    @Option(help: "Only this scenario's newest run.")
-    var scenario: String?
+    @OptionGroup var selection: RunSelection
 
     @Option(help: "What to compare with: RUN_ID, LABEL, previous, or median:N.")
     var baseline: String?
@@ -94,7 +90,7 @@ struct Check: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let request = try request()
-            let runs = try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+            let runs = try selection.runs(in: db)
             let results = try runs.map { try Checker.check($0, request, in: db) }
             Console.output(CheckOutput.render(results, format: format))
             if results.contains(where: { $0.outcome == .regression }) { outcome = .regression }

@@ -23,15 +23,14 @@ struct Export: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
-    @Option(name: .customLong("run"), help: "A run id, prefix or latest.") var runReference: String?
-    @Option(help: "Only this scenario's newest run.") var scenario: String?
+    @OptionGroup var selection: RunSelection
     @Option(help: "chrome-trace.") var format = Format.chromeTrace
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func run() throws {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
-            let runs = try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+            let runs = try selection.runs(in: db)
             let trace = try ChromeTrace.export(runs, from: db)
             if let output {
                 try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -26,11 +26,7 @@ struct Report: ParsableCommand, Exemplified {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest` (the newest complete run). Default: the newest run of every scenario.")
-    var runReference: String?
-
-    @Option(help: "Only this scenario's newest run (or, with --run latest, its newest).")
-    var scenario: String?
+    @OptionGroup var selection: RunSelection
 
     @Option(help: "table, markdown, csv, json or html (tables and charts in one self-contained page).")
     var format = OutputFormat.table
@@ -44,7 +40,7 @@ struct Report: ParsableCommand, Exemplified {
     func run() throws {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
-            let runs = try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+            let runs = try selection.runs(in: db)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }
             let text: String
             if format == .html {

@@ -39,7 +39,7 @@ struct CommandLineTests {
     @Test("report defaults to every scenario's newest run, a table, requested bytes")
     func reportDefaults() throws {
         let report = try #require(try Profctl.parseAsRoot(["report"]) as? Report)
-        #expect(report.runReference == nil && report.scenario == nil)
+        #expect(report.selection.runReference == nil && report.selection.scenario == nil)
         #expect(report.format == .table)
         #expect(report.bytes == .requested)
     }
