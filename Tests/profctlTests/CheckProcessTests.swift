@@ -149,6 +149,12 @@ struct CheckProcessTests {
         try record(["lazy-container", "--instances", "4"], in: folder, db: "b.sqlite")
         try record(["identity", "--instances", "4"], in: folder, db: "b.sqlite")
         let a = folder.url.appendingPathComponent("a.sqlite"), b = folder.url.appendingPathComponent("b.sqlite")
+        // An input run whose recorder died stays out of the merge, and the input stays as it was.
+        try record(["identity", "--instances", "4"], in: folder, db: "a.sqlite")
+        try sqlite("""
+            UPDATE runs SET status = 'running', process_id = 2147483000
+            WHERE started_at = (SELECT max(started_at) FROM runs); PRAGMA wal_checkpoint(TRUNCATE);
+            """, a)
         let before = (try Data(contentsOf: a), try Data(contentsOf: b))
         let first = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
         #expect(first.status == 0, "\(first.stderr)")
@@ -159,7 +165,14 @@ struct CheckProcessTests {
         let counts = try ProfctlProcess.run(["query", "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM events), (SELECT count(*) FROM rollups)",
                                              "--db", "all.sqlite", "--format", "csv"], in: folder.url)
         let expected = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
-                                              [a.path, "ATTACH '\(b.path)' AS b; SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM b.runs), (SELECT count(*) FROM events) + (SELECT count(*) FROM b.events), (SELECT count(*) FROM rollups) + (SELECT count(*) FROM b.rollups)"],
+                                              [a.path, """
+                                                ATTACH '\(b.path)' AS b;
+                                                SELECT (SELECT count(*) FROM runs WHERE status <> 'running') + (SELECT count(*) FROM b.runs),
+                                                       (SELECT count(*) FROM events WHERE run_key IN (SELECT run_key FROM runs WHERE status <> 'running'))
+                                                         + (SELECT count(*) FROM b.events),
+                                                       (SELECT count(*) FROM rollups WHERE run_key IN (SELECT run_key FROM runs WHERE status <> 'running'))
+                                                         + (SELECT count(*) FROM b.rollups)
+                                                """],
                                               in: folder.url)
         #expect(counts.stdout.split(whereSeparator: \.isNewline).last.map(String.init) == expected.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "|", with: ","))
         let report = try ProfctlProcess.run(["report", "--db", "all.sqlite", "--scenario", "lazy-container", "--format", "csv"], in: folder.url)

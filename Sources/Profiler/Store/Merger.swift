@@ -32,7 +32,7 @@ public enum Merger {
         var outcomes: [Outcome] = []
         for input in inputs {
             // Checks the input is a database this binary understands, without writing to it.
-            _ = try ProfileStore.openForReading(path: input)
+            _ = try ProfileStore.openForReading(path: input, repairAbandoned: false)
             let uri = "file:" + (input.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? input) + "?mode=ro"
             try db.run("ATTACH DATABASE ? AS source", [.text(uri)])
             defer { try? db.execute("DETACH DATABASE source") }

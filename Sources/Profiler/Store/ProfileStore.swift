@@ -65,10 +65,12 @@ public enum ProfileStore {
     /// Runs left `running` by a process that is gone are marked aborted first, when the
     /// file is writable: the one change a reading command makes, as SQLite itself
     /// recovers a hot journal on open.
-    public static func openForReading(path: String, migrator: Migrator = Migrator()) throws -> SQLiteConnection {
+    /// `repairAbandoned: false` leaves the file untouched whatever it holds (merge's inputs).
+    public static func openForReading(path: String, migrator: Migrator = Migrator(), repairAbandoned: Bool = true) throws -> SQLiteConnection {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
-            if FileManager.default.isWritableFile(atPath: path), let writer = try? SQLiteConnection(path: path, mode: .readWrite),
+            if repairAbandoned, FileManager.default.isWritableFile(atPath: path),
+               let writer = try? SQLiteConnection(path: path, mode: .readWrite),
                try migrator.currentVersion(of: writer) == migrator.latestVersion {
                 try? markAbandonedRuns(writer)
             }
