@@ -33,14 +33,16 @@ extern void *__libc_pvalloc(size_t);
 
 typedef _Atomic uint64_t counter;
 
-/* One thread's counters. Only the owner thread writes the plain counters; the
- * reclaimed_* ones are also written by other threads freeing this thread's blocks. */
+/* One thread's counters. Only the owner thread writes them (plain loads and stores,
+ * no locked instructions), except foreign_reclaimed_*, written by other threads that
+ * free this thread's blocks, and everything in the shared slot 0. */
 typedef struct slot {
     _Atomic int in_use;
     counter allocations, requested, usable;
     counter frees, freed_usable;
     counter attributed_allocations, attributed_requested, attributed_usable;
-    counter reclaimed_requested, reclaimed_usable;
+    counter reclaimed_requested, reclaimed_usable;             /* freed by the owner thread */
+    counter foreign_reclaimed_requested, foreign_reclaimed_usable; /* freed by other threads */
     counter prior_freed_requested, prior_freed_usable, tracked_freed_usable;
     /* Epoch of the outermost open region, 0 when none: blocks freed while their region
      * is still open are "reclaimed" from it; later frees are not the region's business. */
@@ -197,11 +199,13 @@ static void claim_slot(void) {
 
 /* ---- the table of tracked blocks ----
  * Blocks allocated inside a region, keyed by address, split into stripes with a spin
- * lock each so threads rarely contend. Open addressing with tombstones; storage from
- * mmap. Consulted on free only while it holds anything. */
+ * lock each so threads rarely contend. Open addressing with linear probing and
+ * backward-shift deletion: no tombstones, so a table that sees as many frees as
+ * allocations never needs rebuilding. Storage from mmap. A stripe is consulted on free
+ * only while it holds anything. */
 
 typedef struct entry {
-    uintptr_t address; /* 0 empty, 1 tombstone */
+    uintptr_t address; /* 0: empty */
     uint64_t requested;
     uint64_t usable;
     uint64_t epoch;
@@ -209,19 +213,16 @@ typedef struct entry {
 } entry;
 
 #define STRIPES 64
-#define TOMBSTONE ((uintptr_t)1)
 
 typedef struct stripe {
     atomic_flag lock;
     entry *entries;
-    size_t capacity; /* power of two */
-    size_t used;     /* live entries */
-    size_t dead;     /* tombstones */
-    char pad[24];
+    size_t capacity;       /* power of two */
+    _Atomic size_t used;   /* live entries; read without the lock as a hint */
+    char pad[32];
 } stripe;
 
 static stripe stripes[STRIPES];
-static counter tracked_live;
 
 static inline uint64_t hash_address(uintptr_t a) {
     return (uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull;
@@ -234,35 +235,28 @@ static void lock_stripe(stripe *s) {
 }
 static void unlock_stripe(stripe *s) { atomic_flag_clear_explicit(&s->lock, memory_order_release); }
 
-static entry *probe(entry *entries, size_t capacity, uintptr_t a, bool for_insert) {
+/* The slot holding a, or the empty slot where it would go. */
+static size_t find(entry *entries, size_t capacity, uintptr_t a) {
     size_t mask = capacity - 1;
     size_t i = (size_t)hash_address(a) & mask;
-    entry *first_tombstone = NULL;
-    for (;;) {
-        entry *e = &entries[i];
-        if (e->address == a) return e;
-        if (e->address == 0) return for_insert && first_tombstone ? first_tombstone : (for_insert ? e : NULL);
-        if (e->address == TOMBSTONE && !first_tombstone) first_tombstone = e;
-        i = (i + 1) & mask;
-    }
+    while (entries[i].address != a && entries[i].address != 0) i = (i + 1) & mask;
+    return i;
 }
 
-/* Grows (or just clears tombstones) so one more insert keeps the load under 70 %. */
+/* Grows so one more insert keeps the load under 50 %. */
 static bool make_room(stripe *s) {
-    if (s->entries && (s->used + s->dead + 1) * 10 < s->capacity * 7) return true;
-    size_t capacity = s->capacity ? s->capacity : 1024;
-    while ((s->used + 1) * 10 >= capacity * 5) capacity *= 2;
+    size_t used = atomic_load_explicit(&s->used, memory_order_relaxed);
+    if (s->entries && (used + 1) * 2 <= s->capacity) return true;
+    size_t capacity = s->capacity ? s->capacity * 2 : 1024;
     entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
     for (size_t i = 0; i < s->capacity; i++) {
-        entry *old = &s->entries[i];
-        if (old->address > TOMBSTONE) *probe(fresh, capacity, old->address, true) = *old;
+        if (s->entries[i].address) fresh[find(fresh, capacity, s->entries[i].address)] = s->entries[i];
     }
     if (s->entries) munmap(s->entries, s->capacity * sizeof(entry));
     s->entries = fresh;
     s->capacity = capacity;
-    s->dead = 0;
     return true;
 }
 
@@ -271,34 +265,59 @@ static void track(void *p, size_t requested, size_t usable) {
     stripe *s = stripe_for(a);
     lock_stripe(s);
     if (make_room(s)) {
-        entry *e = probe(s->entries, s->capacity, a, true);
-        if (e->address == TOMBSTONE) s->dead--;
-        if (e->address <= TOMBSTONE) { s->used++; shared_bump(&tracked_live, 1); }
-        *e = (entry){ a, requested, usable, tls.epoch, tls.slot_index };
+        size_t i = find(s->entries, s->capacity, a);
+        /* Written only under the lock: a plain store, no locked instruction. */
+        if (s->entries[i].address == 0) atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) + 1, memory_order_relaxed);
+        s->entries[i] = (entry){ a, requested, usable, tls.epoch, tls.slot_index };
     }
     unlock_stripe(s);
 }
 
+/* Empties slot i, moving later entries of the same probe run back so that every entry
+ * stays reachable from its home slot without tombstones. */
+static void remove_at(stripe *s, size_t i) {
+    size_t mask = s->capacity - 1, j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        uintptr_t a = s->entries[j].address;
+        if (a == 0) break;
+        size_t home = (size_t)hash_address(a) & mask;
+        /* The entry at j may move to i unless its home lies cyclically in (i, j]. */
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            s->entries[i] = s->entries[j];
+            i = j;
+        }
+    }
+    s->entries[i].address = 0;
+}
+
 /* Removes p from the table if present; returns whether it was, with its entry. */
 static bool untrack(void *p, entry *out) {
-    if (load(&tracked_live) == 0) return false;
     uintptr_t a = (uintptr_t)p;
     stripe *s = stripe_for(a);
+    /* A block being freed was tracked, if at all, before its address reached this
+     * thread, so an empty stripe here means it is not in the table. */
+    if (atomic_load_explicit(&s->used, memory_order_relaxed) == 0) return false;
     bool found = false;
     lock_stripe(s);
     if (s->entries) {
-        entry *e = probe(s->entries, s->capacity, a, false);
-        if (e) {
-            *out = *e;
-            e->address = TOMBSTONE;
-            s->used--;
-            s->dead++;
-            atomic_fetch_sub_explicit(&tracked_live, 1, memory_order_relaxed);
+        size_t i = find(s->entries, s->capacity, a);
+        if (s->entries[i].address == a) {
+            *out = s->entries[i];
+            remove_at(s, i);
+            atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) - 1, memory_order_relaxed);
             found = true;
         }
     }
     unlock_stripe(s);
     return found;
+}
+
+static uint64_t tracked_blocks(void) {
+    uint64_t total = 0;
+    for (int i = 0; i < STRIPES; i++) total += atomic_load_explicit(&stripes[i].used, memory_order_relaxed);
+    return total;
 }
 
 /* ---- accounting ---- */
@@ -342,14 +361,25 @@ static void account_allocation(void *p, size_t requested) {
  * otherwise it is earlier measured work released by the freeing thread. */
 static void credit_tracked_free(slot *freer, const entry *e, size_t usable) {
     slot *owner = &slots[e->slot];
+    /* Counters only their own thread writes take a plain add; the rest a locked one. */
+    bool own = freer == owner && tls.slot_index != 0;
     if (e->epoch != 0 && load(&owner->open_epoch) == e->epoch) {
-        shared_bump(&owner->reclaimed_requested, e->requested);
-        shared_bump(&owner->reclaimed_usable, e->usable);
+        if (own) {
+            bump(&owner->reclaimed_requested, e->requested);
+            bump(&owner->reclaimed_usable, e->usable);
+        } else {
+            shared_bump(&owner->foreign_reclaimed_requested, e->requested);
+            shared_bump(&owner->foreign_reclaimed_usable, e->usable);
+        }
+    } else if (tls.slot_index != 0) {
+        bump(&freer->prior_freed_requested, e->requested);
+        bump(&freer->prior_freed_usable, e->usable);
     } else {
         shared_bump(&freer->prior_freed_requested, e->requested);
         shared_bump(&freer->prior_freed_usable, e->usable);
     }
-    shared_bump(&freer->tracked_freed_usable, usable);
+    if (tls.slot_index != 0) bump(&freer->tracked_freed_usable, usable);
+    else shared_bump(&freer->tracked_freed_usable, usable);
 }
 
 static void account_free(void *p) {
@@ -485,8 +515,8 @@ int profctl_region_begin(profctl_region *r) {
     r->attributed_usable = load(&s->attributed_usable);
     r->frees = load(&s->frees);
     r->freed_usable = load(&s->freed_usable);
-    r->reclaimed_requested = load(&s->reclaimed_requested);
-    r->reclaimed_usable = load(&s->reclaimed_usable);
+    r->reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested);
+    r->reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable);
     r->prior_freed_requested = load(&s->prior_freed_requested);
     r->prior_freed_usable = load(&s->prior_freed_usable);
     r->tracked_freed_usable = load(&s->tracked_freed_usable);
@@ -501,8 +531,8 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     out->requested_bytes = load(&s->attributed_requested) - r->attributed_requested;
     out->usable_bytes = load(&s->attributed_usable) - r->attributed_usable;
     out->frees = load(&s->frees) - r->frees;
-    uint64_t reclaimed_requested = load(&s->reclaimed_requested) - r->reclaimed_requested;
-    uint64_t reclaimed_usable = load(&s->reclaimed_usable) - r->reclaimed_usable;
+    uint64_t reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested) - r->reclaimed_requested;
+    uint64_t reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable) - r->reclaimed_usable;
     out->retained_requested_bytes = out->requested_bytes - reclaimed_requested;
     out->retained_usable_bytes = out->usable_bytes - reclaimed_usable;
     out->released_requested_bytes = load(&s->prior_freed_requested) - r->prior_freed_requested;
@@ -536,7 +566,7 @@ void profctl_hooks_totals(profctl_totals *t) {
         t->usable_bytes += load(&s->usable);
         t->freed_usable_bytes += load(&s->freed_usable);
     }
-    t->tracked_live_blocks = load(&tracked_live);
+    t->tracked_live_blocks = tracked_blocks();
     t->threads_seen = load(&threads_seen);
     t->threads_exited = load(&threads_exited);
 }
