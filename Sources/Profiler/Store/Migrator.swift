@@ -87,7 +87,9 @@ public struct Migrator: Sendable {
     public func migrate(_ db: SQLiteConnection) throws -> [Int] {
         try verify(db)
         var appliedNow: [Int] = []
-        for m in migrations {
+        // Only pending ones take the write lock; an up-to-date database costs one read.
+        let done = try applied(in: db)
+        for m in migrations where done[m.version] == nil {
             let didApply = try db.transaction {
                 try db.execute(Self.bookkeeping)
                 // Another process may have applied it while we waited for the lock.
