@@ -44,6 +44,10 @@ struct AllocationScopeTests {
 
     @Test("calloc, realloc and the aligned allocators are all counted with their requested sizes")
     func mallocFamily() throws {
+        try onOwnThread { try Self.mallocFamilyOnThisThread() }
+    }
+
+    static func mallocFamilyOnThisThread() throws {
         func single(_ body: () -> UnsafeMutableRawPointer?) throws -> (UnsafeMutableRawPointer?, Allocations) {
             let measured = try AllocationScope.measure(body)
             return (measured.value, measured.allocations)

@@ -37,3 +37,20 @@ final class CollectingSink: EventSink, @unchecked Sendable {
 /// Keeps a value alive and opaque to the optimizer, so measured allocations are real.
 @inline(never)
 func keep<T>(_ value: T) -> T { value }
+
+/// Runs `body` on a new thread and waits for it. Swift Testing runs tests as tasks on a
+/// shared pool, whose threads now and then free the concurrency runtime's own blocks
+/// (allocated during some earlier measured region on that thread); a fresh thread has
+/// none, so figures measured there are exact to the byte.
+func onOwnThread(_ body: @escaping @Sendable () throws -> Void) throws {
+    final class Outcome: @unchecked Sendable { var error: (any Error)? }
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        do { try body() } catch { outcome.error = error }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    if let error = outcome.error { throw error }
+}
