@@ -387,7 +387,9 @@ static void account_free(void *p) {
     size_t usable = usable_accounting() ? usable_size_of(p) : 0;
     slot *s = tls.slot;
     entry e;
-    if (untrack(p, &e)) credit_tracked_free(s, &e, usable);
+    /* An entry whose usable size differs from the block's is stale: the block it named
+     * was freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
+    if (untrack(p, &e) && (!usable || e.usable == usable)) credit_tracked_free(s, &e, usable);
     if (tls.slot_index == 0) {
         shared_bump(&s->frees, 1);
         shared_bump(&s->freed_usable, usable);
@@ -441,12 +443,22 @@ void *realloc(void *old, size_t size) {
     }
     /* Count as a free of the old block and an allocation of the new one. */
     slot *s = tls.slot;
-    if (was_tracked) credit_tracked_free(s, &e, old_usable);
+    if (was_tracked && (!old_usable || e.usable == old_usable)) credit_tracked_free(s, &e, old_usable);
     shared_bump(&s->frees, 1);
     shared_bump(&s->freed_usable, old_usable);
     account_allocation(p, size);
     leave();
     return p;
+}
+
+/* glibc's reallocarray calls its realloc internally, past these hooks: route it here. */
+void *reallocarray(void *old, size_t count, size_t size) {
+    size_t total;
+    if (__builtin_mul_overflow(count, size, &total)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(old, total);
 }
 
 static void *aligned(size_t alignment, size_t size) {

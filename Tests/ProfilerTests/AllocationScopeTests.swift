@@ -15,6 +15,7 @@ private final class ThreeProperties {
 // Declared in <malloc.h>, which the Glibc module does not bring in.
 @_silgen_name("memalign") private func c_memalign(_ alignment: Int, _ size: Int) -> UnsafeMutableRawPointer?
 @_silgen_name("pvalloc") private func c_pvalloc(_ size: Int) -> UnsafeMutableRawPointer?
+@_silgen_name("reallocarray") private func c_reallocarray(_ p: UnsafeMutableRawPointer?, _ count: Int, _ size: Int) -> UnsafeMutableRawPointer?
 
 @Suite("Allocation hooks")
 struct AllocationScopeTests {
@@ -77,10 +78,14 @@ struct AllocationScopeTests {
         #expect(growth.releasedRequestedBytes == 100)
         #expect(growth.netLiveBytes == 4900)
 
+        // reallocarray, which glibc implements past its own realloc, is counted like realloc.
+        let (resized, resizing) = try single { c_reallocarray(wholePage, 30, 20) }
+        #expect(resizing.allocations == 1 && resizing.requestedBytes == 600 && resizing.releasedRequestedBytes == 10)
+
         let released = try AllocationScope.measure {
-            for block in [grown, zeroed, posix, c11, legacy, page, wholePage] { free(block) }
+            for block in [grown, zeroed, posix, c11, legacy, page, resized] { free(block) }
         }
-        let total: Int = 5000 + 300 + 200 + 256 + 40 + 10 + 10
+        let total: Int = 5000 + 300 + 200 + 256 + 40 + 10 + 600
         #expect(released.allocations.releasedRequestedBytes == total)
     }
 
