@@ -389,7 +389,7 @@ static void account_free(void *p) {
     entry e;
     /* An entry whose usable size differs from the block's is stale: the block it named
      * was freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
-    if (untrack(p, &e) && (!usable || e.usable == usable)) credit_tracked_free(s, &e, usable);
+    if (untrack(p, &e) && (!usable || !e.usable || e.usable == usable)) credit_tracked_free(s, &e, usable);
     if (tls.slot_index == 0) {
         shared_bump(&s->frees, 1);
         shared_bump(&s->freed_usable, usable);
@@ -443,7 +443,7 @@ void *realloc(void *old, size_t size) {
     }
     /* Count as a free of the old block and an allocation of the new one. */
     slot *s = tls.slot;
-    if (was_tracked && (!old_usable || e.usable == old_usable)) credit_tracked_free(s, &e, old_usable);
+    if (was_tracked && (!old_usable || !e.usable || e.usable == old_usable)) credit_tracked_free(s, &e, old_usable);
     shared_bump(&s->frees, 1);
     shared_bump(&s->freed_usable, old_usable);
     account_allocation(p, size);
