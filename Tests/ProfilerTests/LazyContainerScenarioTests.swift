@@ -5,8 +5,8 @@ import Testing
 @Suite("lazy-container recorded end to end")
 struct LazyContainerScenarioTests {
     private func record(_ path: String, instances: Int = 200, repeats: Int = 1) throws -> RunSummary {
-        try ScenarioRunner.record(LazyContainerScenario(), database: path,
-                                  options: RecordOptions(instances: instances, repeats: repeats))
+        try recordOnOwnThread(LazyContainerScenario(), database: path,
+                              options: RecordOptions(instances: instances, repeats: repeats))
     }
 
     @Test("9 rows; lazy is the container, lazy-realized is eager plus lazy, eager is 8 times lazy or more")
@@ -87,8 +87,8 @@ struct LazyContainerScenarioTests {
         let temp = try TemporaryDatabase()
         var environment = RunEnvironment.current(environment: ["GIT_COMMIT": "abc123"])
         environment.host = "test-host"
-        let summary = try ScenarioRunner.record(LazyContainerScenario(), database: temp.path,
-                                                options: RecordOptions(instances: 5), environment: environment)
+        let summary = try recordOnOwnThread(LazyContainerScenario(), database: temp.path,
+                                            options: RecordOptions(instances: 5), environment: environment)
         let db = try ProfileStore.openForReading(path: temp.path)
         let run = try RunQueries.resolve(String(summary.runID.prefix(8)), in: db)
         #expect(run.gitCommit == "abc123")

@@ -24,6 +24,14 @@ struct LazyContainerTests {
 
     @Test("instrumented calls emit create, realize and release with the measured bytes")
     func events() throws {
+        let events = try onOwnThread { try Self.recordEvents() }
+        #expect(events.map(\.kind) == [.create, .realize, .release])
+        #expect(events[0].requestedBytes == 48)
+        #expect(events[1].requestedBytes > 48)
+        #expect(events[2].requestedBytes == -events[1].requestedBytes)
+    }
+
+    static func recordEvents() throws -> [Event] {
         // The second pass is the measured one: the first use of a type allocates once per process.
         var events: [Event] = []
         for _ in 0..<2 {
@@ -36,9 +44,6 @@ struct LazyContainerTests {
             try container.remove(probe: probe)
             events = sink.events
         }
-        #expect(events.map(\.kind) == [.create, .realize, .release])
-        #expect(events[0].requestedBytes == 48)
-        #expect(events[1].requestedBytes > 48)
-        #expect(events[2].requestedBytes == -events[1].requestedBytes)
+        return events
     }
 }

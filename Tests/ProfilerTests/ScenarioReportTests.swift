@@ -8,7 +8,7 @@ struct ScenarioReportTests {
     func record(_ scenario: any Scenario, _ parameters: [String: ParameterValue] = [:], repeats: Int = 1) throws
         -> (TemporaryDatabase, [String: [String: SQLValue]]) {
         let temp = try TemporaryDatabase()
-        try ScenarioRunner.record(scenario, database: temp.path, options: RecordOptions(repeats: repeats, parameters: parameters))
+        try recordOnOwnThread(scenario, database: temp.path, options: RecordOptions(repeats: repeats, parameters: parameters))
         let db = try ProfileStore.openForReading(path: temp.path)
         let report = try RunReport.load(try RunQueries.resolve("latest", in: db), measure: .requested, from: db)
         var byStrategy: [String: [String: SQLValue]] = [:]

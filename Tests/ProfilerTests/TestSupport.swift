@@ -43,14 +43,31 @@ func keep<T>(_ value: T) -> T { value }
 /// (allocated during some earlier measured region on that thread); a fresh thread has
 /// none, so figures measured there are exact to the byte.
 func onOwnThread(_ body: @escaping @Sendable () throws -> Void) throws {
-    final class Outcome: @unchecked Sendable { var error: (any Error)? }
-    let outcome = Outcome()
+    _ = try onOwnThread { () throws -> Bool in try body(); return true }
+}
+
+/// The same, returning what `body` returns.
+func onOwnThread<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    let outcome = ThreadOutcome<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        do { try body() } catch { outcome.error = error }
+        outcome.result = Result { try body() }
         done.signal()
     }
     thread.start()
     done.wait()
-    if let error = outcome.error { throw error }
+    guard let result = outcome.result else { throw ScenarioError.invalidOption("the measuring thread ended without a result") }
+    return try result.get()
+}
+
+/// Records a scenario on a thread of its own, so its per-instance figures are exact.
+@discardableResult
+func recordOnOwnThread(_ scenario: any Scenario, database path: String, options: RecordOptions,
+                       environment: RunEnvironment = .current()) throws -> RunSummary {
+    try onOwnThread { try ScenarioRunner.record(scenario, database: path, options: options, environment: environment) }
+}
+
+/// What a thread of onOwnThread produced; written by that thread, read after it signalled.
+final class ThreadOutcome<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
 }
