@@ -101,6 +101,21 @@ CREATE TABLE step_rollups (
     PRIMARY KEY (run_key, step, component, strategy, kind)
 ) STRICT;
 
+-- Written when a run with several repeats completes: per repeat, the nearest-rank
+-- median duration of creating and realizing, so `profctl check` can test latencies
+-- over the repeats without scanning events (with one repeat, step_rollups has it).
+CREATE TABLE latency_rollups (
+    run_key            INTEGER NOT NULL REFERENCES runs (run_key) ON DELETE CASCADE,
+    step               INTEGER NOT NULL,
+    component          TEXT NOT NULL,
+    strategy           TEXT NOT NULL,
+    kind               TEXT NOT NULL,
+    repeat             INTEGER NOT NULL,
+    events             INTEGER NOT NULL,
+    duration_ns_median INTEGER NOT NULL,
+    PRIMARY KEY (run_key, step, component, strategy, kind, repeat)
+) STRICT;
+
 -- ---------------------------------------------------------------------------------
 -- One report view per kind of scenario. Each has run_id first, one row per strategy
 -- (or per component and strategy) in the order the scenario measured them; counts

@@ -89,6 +89,21 @@ struct CheckProcessTests {
         #expect(try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-env-mismatch"], in: folder.url).status == 0)
     }
 
+    @Test("check decides latencies over repeats from the rollups alone, without the events")
+    func latenciesFromRollups() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
+        try record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
+        try sqlite("DELETE FROM events", folder.url.appendingPathComponent("profile.sqlite"))
+        let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", "json"], in: folder.url)
+        #expect(check.status == 0 || check.status == 2, "\(check.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        let verdicts = try #require((json["checks"] as? [[String: Any]])?.first?["verdicts"] as? [[String: Any]])
+        let latencies = verdicts.filter { ($0["metric"] as? String)?.contains("_ns@") == true }
+        #expect(latencies.count >= 5)
+        #expect(latencies.allSatisfy { $0["status"] as? String != "inconclusive" && $0["status"] as? String != "new" })
+    }
+
     @Test("labels: set, list, check against, remove")
     func labels() throws {
         let folder = try TemporaryFolder()

@@ -47,26 +47,30 @@ public enum MetricCatalog {
     }
 
     /// Median duration per repeat of each (step, component, strategy) for create and
-    /// realize events; the metric's value is the median of those medians.
+    /// realize events; the metric's value is the median of those medians. Read from the
+    /// rollups (latency_rollups per repeat, or step_rollups for a single repeat), never
+    /// from the events.
     static func latencyMetrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
-        let rows = try db.rows("""
-            SELECT e.repeat, st.name, s.component, s.strategy, k.name, e.duration_ns
-            FROM events e
-            JOIN runs r ON r.run_key = e.run_key
-            JOIN steps st ON st.run_key = e.run_key AND st.step = e.step
-            JOIN subjects s ON s.subject_id = e.subject_id
-            JOIN event_kinds k ON k.kind_id = e.kind_id
-            WHERE r.run_id = ? AND e.kind_id IN (0, 1)
+        var rows = try db.rows("""
+            SELECT x.repeat, st.name, x.component, x.strategy, x.kind, x.duration_ns_median
+            FROM latency_rollups x JOIN runs r ON r.run_key = x.run_key
+            JOIN steps st ON st.run_key = x.run_key AND st.step = x.step
+            WHERE r.run_id = ?
             """, [.text(run.runID)])
-        var durations: [MetricKey: [Int: [Double]]] = [:]
+        if rows.isEmpty {
+            rows = try db.rows("""
+                SELECT 0, step, component, strategy, kind, duration_ns_median FROM step_summary
+                WHERE run_id = ? AND kind IN ('create', 'realize')
+                """, [.text(run.runID)])
+        }
+        var medians: [MetricKey: [Double]] = [:]
         for row in rows {
             let key = MetricKey(scenario: run.scenario, component: row[2].string ?? "", strategy: row[3].string ?? "",
                                 name: "\(row[4].string ?? "")_ns@\(row[1].string ?? "")")
-            durations[key, default: [:]][Int(row[0].int64 ?? 0), default: []].append(row[5].double ?? 0)
+            medians[key, default: []].append(row[5].double ?? 0)
         }
-        return durations.map { key, byRepeat in
-            let medians = byRepeat.keys.sorted().compactMap { byRepeat[$0] }.map(median)
-            return Metric(key: key, value: median(medians), polarity: .smallerIsBetter, kind: .latency(samples: medians))
+        return medians.map { key, samples in
+            Metric(key: key, value: median(samples), polarity: .smallerIsBetter, kind: .latency(samples: samples))
         }
     }
 }

@@ -20,6 +20,8 @@ final class EventBuffer: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [BufferedItem] = []
     private var nextSeq: Int64 = 0
+    private var firstRepeat: Int?
+    private var severalRepeats = false
     private var head = 0
     private var closed = false
     private var failure: (any Error)?
@@ -37,6 +39,13 @@ final class EventBuffer: @unchecked Sendable {
     /// Adds one event, waiting while the buffer is full.
     func push(_ event: Event) throws {
         try push { seq in .event(seq: seq, event) }
+    }
+
+    /// Whether events of more than one repeat came through (latency rollups per repeat).
+    var sawSeveralRepeats: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return severalRepeats
     }
 
     /// Adds a step or sample marker in order with the events.
@@ -58,7 +67,11 @@ final class EventBuffer: @unchecked Sendable {
             head = 0
         }
         let item = make(nextSeq)
-        if case .event = item { nextSeq += 1 }
+        if case .event(_, let event) = item {
+            nextSeq += 1
+            if firstRepeat == nil { firstRepeat = event.repeatIndex }
+            else if firstRepeat != event.repeatIndex { severalRepeats = true }
+        }
         items.append(item)
         if consumerWaiting { condition.broadcast() }
     }

@@ -109,6 +109,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             try connection.transaction {
                 try connection.run(Self.rollupSQL, [.integer(runKey)])
                 try connection.run(Self.stepRollupSQL, [.integer(runKey)])
+                if buffer.sawSeveralRepeats { try connection.run(Self.latencyRollupSQL, [.integer(runKey)]) }
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
                                    [.text(Timestamp.now()), .integer(runKey)])
             }
@@ -194,6 +195,26 @@ extension Recorder {
         JOIN subjects s ON s.subject_id = x.subject_id
         JOIN event_kinds k ON k.kind_id = x.kind_id
         GROUP BY x.step, x.subject_id, x.kind_id
+        """
+}
+
+extension Recorder {
+    /// Per (step, subject, kind, repeat) of create and realize events: the median duration.
+    static let latencyRollupSQL = """
+        WITH ranked AS (
+            SELECT step, subject_id, kind_id, repeat, duration_ns,
+                   ROW_NUMBER() OVER (PARTITION BY step, subject_id, kind_id, repeat ORDER BY duration_ns) AS position,
+                   COUNT(*) OVER (PARTITION BY step, subject_id, kind_id, repeat) AS total
+            FROM events
+            WHERE run_key = ?1 AND kind_id IN (0, 1)
+        )
+        INSERT INTO latency_rollups (run_key, step, component, strategy, kind, repeat, events, duration_ns_median)
+        SELECT ?1, x.step, s.component, s.strategy, k.name, x.repeat, COUNT(*),
+               MAX(CASE WHEN x.position = (x.total + 1) / 2 THEN x.duration_ns END)
+        FROM ranked x
+        JOIN subjects s ON s.subject_id = x.subject_id
+        JOIN event_kinds k ON k.kind_id = x.kind_id
+        GROUP BY x.step, x.subject_id, x.kind_id, x.repeat
         """
 }
 

@@ -21,6 +21,7 @@ public enum Merger {
                      "released_requested_bytes", "released_usable_bytes"]),
         ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
                           "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
+        ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
     ]
 
     static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
