@@ -48,15 +48,4 @@ public struct SavingsReport: Sendable, Equatable, Codable {
                        baselineStrategy: r[4].string ?? "", savedBytes: r[5].double, savingsPct: r[6].double)
         })
     }
-
-    /// The rows as a table for the text renderers.
-    public var table: ResultTable {
-        ResultTable(
-            columns: ["component", "strategy", "instances", "bytes/instance", "saved", "savings %"],
-            rows: rows.map { r in
-                [.text(r.component), .text(r.strategy), .integer(Int64(r.instances)),
-                 .real(r.bytesPerInstance), r.savedBytes.map(SQLValue.real) ?? .null,
-                 r.savingsPct.map(SQLValue.real) ?? .null]
-            })
-    }
 }

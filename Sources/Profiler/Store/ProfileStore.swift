@@ -32,16 +32,23 @@ public enum ProfileStore {
     /// Marks as aborted the runs of this host still `running` whose recording process is
     /// gone (killed, crashed): they would otherwise look unfinished forever.
     static func markAbandonedRuns(_ db: SQLiteConnection) throws {
-        let host = ProcessInfo.processInfo.hostName
-        let running = try db.rows("SELECT run_key, process_id FROM runs WHERE status = 'running' AND host = ?", [.text(host)])
-        for row in running {
-            guard let key = row[0].int64, let pid = row[1].int64, pid != Int64(getpid()), !processIsAlive(pid) else { continue }
+        for key in try abandonedRuns(db) {
             try db.run("""
                 UPDATE runs SET status = 'aborted', ended_at = ?,
                        error = 'the recording process (pid ' || process_id || ' on ' || host || ') ended before the run was finished'
                 WHERE run_key = ? AND status = 'running'
                 """, [.text(Timestamp.now()), .integer(key)])
         }
+    }
+
+    /// Runs of this host still `running` whose recording process is gone.
+    static func abandonedRuns(_ db: SQLiteConnection) throws -> [Int64] {
+        let host = ProcessInfo.processInfo.hostName
+        return try db.rows("SELECT run_key, process_id FROM runs WHERE status = 'running' AND host = ?", [.text(host)])
+            .compactMap { row in
+                guard let key = row[0].int64, let pid = row[1].int64, pid != Int64(getpid()), !processIsAlive(pid) else { return nil }
+                return key
+            }
     }
 
     static func processIsAlive(_ pid: Int64) -> Bool {
@@ -69,16 +76,16 @@ public enum ProfileStore {
     public static func openForReading(path: String, migrator: Migrator = Migrator(), repairAbandoned: Bool = true) throws -> SQLiteConnection {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
-            if repairAbandoned, FileManager.default.isWritableFile(atPath: path),
-               let writer = try? SQLiteConnection(path: path, mode: .readWrite),
-               try migrator.currentVersion(of: writer) == migrator.latestVersion {
-                try? markAbandonedRuns(writer)
-            }
             let db = try SQLiteConnection(path: path, mode: .readOnly)
             try migrator.verify(db)
             let version = try migrator.currentVersion(of: db)
             if version < migrator.latestVersion {
                 throw StoreError.needsMigration(path: path, found: version, latest: migrator.latestVersion)
+            }
+            // A writer is opened only when there is something to repair.
+            if repairAbandoned, try !abandonedRuns(db).isEmpty, FileManager.default.isWritableFile(atPath: path),
+               let writer = try? SQLiteConnection(path: path, mode: .readWrite) {
+                try? markAbandonedRuns(writer)
             }
             return db
         }
