@@ -25,6 +25,12 @@ public enum ExitCodes {
     public static let schemaMismatch: Int32 = 9
     /// The database file is empty: nothing recorded yet.
     public static let emptyDatabase: Int32 = 10
+    /// `check`: no metric got worse, but metrics the baseline or a budget expects are not
+    /// in the run (a strategy or component left out); `--allow-missing` accepts that.
+    public static let missingMetrics: Int32 = 12
+    /// `check`, `baseline set`: the run named (or its baseline) is aborted or still running,
+    /// so its figures are not a result.
+    public static let runNotComplete: Int32 = 13
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -46,6 +52,7 @@ public enum ExitCodes {
             case .baselineNotFound: baselineNotFound
             case .environmentMismatch: environmentMismatch
             case .invalidBaseline: usage
+            case .runNotComplete: runNotComplete
             }
         default: failure
         }

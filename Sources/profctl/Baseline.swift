@@ -25,10 +25,15 @@ struct Baseline: ParsableCommand, Exemplified {
         @Option(name: .customLong("run"), help: "One run id or prefix (default: the newest run of every scenario).")
         var runReference: String?
 
+        func validate() throws {
+            if let reason = BaselineResolver.reservedLabelReason(name) { throw ValidationError(reason) }
+        }
+
         func run() throws {
             try reportingErrors {
                 let db = try ProfileStore.openForWriting(path: database.path)
                 let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
+                for run in runs { try Checker.requireComplete(run, as: "the run to label") }
                 try db.transaction { for run in runs { try Baselines.set(name, run: run, in: db) } }
                 for run in runs { Console.message("\(name): \(run.scenario) run \(run.runID)") }
             }

@@ -24,9 +24,15 @@ struct Check: ParsableCommand, Exemplified {
             --min-effect and --min-effect-ns. --budget adds absolute limits, with or without \
             a baseline.
 
+            Primary measurements (bytes, counts, latencies) are gated; figures derived from \
+            them (saved bytes, savings %, break-even, hit ratio) are shown as context. A \
+            metric of the baseline, or one a budget names, that the run lacks is `missing` \
+            and fails unless --allow-missing. Aborted and running runs are refused.
+
             Exit codes: 0 pass, 1 error, 2 regression (or over budget), 4 improvement only \
             (with --fail-on-improvement; otherwise 0), 5 baseline not found, 6 environment \
-            mismatch, 64 usage.
+            mismatch, 12 metrics missing and nothing worse, 13 the run or its baseline is \
+            aborted or running, 64 usage (including a name that does not exist).
             """
     )
 
@@ -55,6 +61,9 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Exit 4 when there are improvements and no regressions, so baselines get refreshed.")
     var failOnImprovement = false
 
+    @Flag(help: "Report metrics of the baseline (or of a budget) that the run lacks as missing, without failing.")
+    var allowMissing = false
+
     @Flag(help: "Compare even when the baseline's Swift version, build configuration, OS or architecture differ.")
     var allowEnvMismatch = false
 
@@ -82,6 +91,7 @@ struct Check: ParsableCommand, Exemplified {
                                                minimumEffectNanoseconds: minimumEffectNanoseconds)
         if let budget { request.budgets = try Budget.load(path: budget) }
         request.allowEnvironmentMismatch = allowEnvMismatch
+        request.allowMissing = allowMissing
         return request
     }
 
@@ -93,11 +103,12 @@ struct Check: ParsableCommand, Exemplified {
             let runs = try selection.runs(in: db)
             let results = try runs.map { try Checker.check($0, request, in: db) }
             Console.output(CheckOutput.render(results, format: format))
-            if results.contains(where: { $0.outcome == .regression }) { outcome = .regression }
-            else if results.contains(where: { $0.outcome == .improvement }) { outcome = .improvement }
+            let outcomes = Set(results.map(\.outcome))
+            outcome = [.regression, .missing, .improvement].first(where: outcomes.contains) ?? .pass
         }
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
+        case .missing: throw ExitCode(ExitCodes.missingMetrics)
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
         }

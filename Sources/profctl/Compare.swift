@@ -10,7 +10,15 @@ struct Compare: ParsableCommand, Exemplified {
 
     static let configuration = CommandConfiguration(
         abstract: "Show every metric of two runs side by side: values, absolute and relative change, verdict.",
-        discussion: "A and B are run ids, prefixes, `latest`, or labels of B's scenario. Exits 0 whatever changed; use `check` to gate."
+        discussion: """
+            A is the baseline, B the run compared with it: run ids, prefixes, or `latest` \
+            (the newest complete run); A may also be a label, previous or median:N, resolved \
+            for B's scenario. The first lines say which run is A and which is B. An aborted \
+            or running run is compared, with a note on stderr that its figures are partial.
+
+            Exit codes: 0 whatever changed (use `check` to gate), 1 B not found or another \
+            error, 5 A not found, 64 usage; 3 and 7 to 10 for database files as everywhere.
+            """
     )
 
     @OptionGroup var database: DatabaseOptions
@@ -28,9 +36,27 @@ struct Compare: ParsableCommand, Exemplified {
             let verdicts = CheckEngine.compare(current: try MetricCatalog.metrics(of: later, in: db),
                                                baselines: try earlier.map { try MetricCatalog.metrics(of: $0, in: db) },
                                                statistics: request.statistics)
+            noteIncomplete(earlier + [later])
+            let heading = Self.heading(earlier: earlier, later: later)
+            switch format {
+            case .table: Console.output(heading + "\n\n")
+            case .markdown: Console.output(heading.split(separator: "\n").map { "**\($0)**  " }.joined(separator: "\n") + "\n\n")
+            case .csv, .json, .html: Console.message(heading)
+            }
             let differences = BaselineResolver.environmentDifferences(later, earlier)
             if !differences.isEmpty { Console.message("note: the runs differ in environment: " + differences.joined(separator: "; ")) }
             Console.output(format.renderer.render(CheckOutput.table(verdicts)))
         }
+    }
+
+    /// "A (baseline): ..." and "B: ...": which run is which, on stdout for text formats,
+    /// on stderr for csv and json so their output stays one table.
+    static func heading(earlier: [RunInfo], later: RunInfo) -> String {
+        func describe(_ run: RunInfo) -> String {
+            "\(run.scenario) run \(run.runID.prefix(8)), started \(run.startedAt)\(run.status == RunInfo.complete ? "" : ", \(run.status)")"
+        }
+        let a = earlier.count == 1 ? earlier.map(describe).joined()
+            : "median of \(earlier.count) runs: " + earlier.map { String($0.runID.prefix(8)) }.joined(separator: ", ")
+        return "A (baseline): \(a)\nB: \(describe(later))"
     }
 }

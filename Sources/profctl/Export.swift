@@ -31,6 +31,7 @@ struct Export: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let runs = try selection.runs(in: db)
+            noteIncomplete(runs)
             let trace = try ChromeTrace.export(runs, from: db)
             if let output {
                 try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

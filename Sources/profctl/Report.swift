@@ -41,6 +41,7 @@ struct Report: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let runs = try selection.runs(in: db)
+            noteIncomplete(runs)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }
             let text: String
             if format == .html {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Profiler
+import ProfilerCLI
 
 /// --run and --scenario, shared by the commands that work on runs (report, check, export):
 /// by default the newest complete run of every scenario.
@@ -13,4 +14,10 @@ struct RunSelection: ParsableArguments {
     func runs(in db: SQLiteConnection) throws -> [RunInfo] {
         try RunReport.runs(reference: runReference, scenario: scenario, in: db)
     }
+}
+
+/// Says on stderr, for each run named that is aborted or still running, that its figures
+/// are partial: reading commands show such runs when asked, but never as a result.
+func noteIncomplete(_ runs: [RunInfo]) {
+    for note in runs.compactMap(\.incompleteNote) { Console.message("profctl: note: " + note) }
 }

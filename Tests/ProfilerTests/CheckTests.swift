@@ -103,11 +103,44 @@ struct CheckEngineTests {
                 min: 0.5
             """, path: "b.yaml")
         #expect(budgets.count == 2)
-        let over = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 705, polarity: .smallerIsBetter)], baselines: [], budgets: budgets)
-        #expect(over.map(\.status) == [.overBudget])
+        let ratio = Metric(key: key("hit_ratio"), value: 0.6, polarity: .largerIsBetter)
+        let over = CheckEngine.compare(current: [Metric(key: key("bytes"), value: 705, polarity: .smallerIsBetter), ratio],
+                                       baselines: [], budgets: budgets)
+        #expect(over.map(\.status) == [.overBudget, .pass])
         #expect(over.first?.note.contains("b.yaml:2") == true)
-        let under = CheckEngine.compare(current: [Metric(key: key("hit_ratio"), value: 0.6, polarity: .largerIsBetter)], baselines: [], budgets: budgets)
-        #expect(under.map(\.status) == [.pass])
+        // A budget that matches no metric of the run checks nothing: it is missing, and fails.
+        let unmatched = CheckEngine.compare(current: [ratio], baselines: [], budgets: budgets)
+        #expect(unmatched.map(\.status) == [.pass, .missing])
+        #expect(unmatched.last?.fails == true)
+        #expect(CheckEngine.compare(current: [ratio], baselines: [], budgets: budgets, allowMissing: true).contains { $0.fails } == false)
+    }
+
+    @Test("derived figures are context: never a regression, never an improvement")
+    func derivedIsContext() {
+        let before = [Metric(key: key("bytes"), value: 700, polarity: .smallerIsBetter),
+                      Metric(key: key("saved_bytes"), value: 100, polarity: .largerIsBetter, role: .derived)]
+        let after = [Metric(key: key("bytes"), value: 690, polarity: .smallerIsBetter),
+                     Metric(key: key("saved_bytes"), value: 90, polarity: .largerIsBetter, role: .derived)]
+        let verdicts = CheckEngine.compare(current: after, baselines: [before])
+        #expect(verdicts.map(\.status) == [.improvement, .context])
+        #expect(!verdicts.contains { $0.fails })
+        #expect(MetricCatalog.use(ofColumn: "saved_bytes") == .metric(.derived, .largerIsBetter))
+        #expect(MetricCatalog.use(ofColumn: "bytes_per_instance") == .metric(.primary, .smallerIsBetter))
+    }
+
+    @Test("a metric the run lacks is missing and fails unless allowed")
+    func missingFails() {
+        let before = [Metric(key: key("bytes"), value: 700, polarity: .smallerIsBetter),
+                      Metric(key: key("bytes", strategy: "lazy"), value: 48, polarity: .smallerIsBetter)]
+        let after = [Metric(key: key("bytes"), value: 700, polarity: .smallerIsBetter)]
+        let strict = CheckEngine.compare(current: after, baselines: [before])
+        #expect(strict.map(\.status) == [.pass, .missing])
+        #expect(strict.last?.fails == true)
+        let run = RunInfo(row: [SQLValue](repeating: .text("x"), count: 20))
+        #expect(CheckResult(run: run, baselines: [], verdicts: strict).outcome == .missing)
+        let allowed = CheckEngine.compare(current: after, baselines: [before], allowMissing: true)
+        #expect(allowed.last?.status == .missing && allowed.last?.fails == false)
+        #expect(CheckResult(run: run, baselines: [], verdicts: allowed).outcome == .pass)
     }
 
     @Test("a budgets file with a mistake says where", arguments: [

@@ -3,6 +3,8 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
     case baselineNotFound(String)
     case environmentMismatch([String])
     case invalidBaseline(String)
+    /// An aborted or running run named as the run to check or as its baseline.
+    case runNotComplete(role: String, run: String, scenario: String, status: String, reason: String?)
 
     public var description: String {
         switch self {
@@ -12,6 +14,9 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "compare like with like, or pass --allow-env-mismatch"
         case .invalidBaseline(let text):
             "--baseline \(text): expected a run id, a label (profctl baseline list), previous, or median:N"
+        case .runNotComplete(let role, let run, let scenario, let status, let reason):
+            "\(role), \(scenario) run \(run), is \(status)\(reason.map { " (\($0))" } ?? ""): its figures are partial, "
+                + "not a result; check a complete run (profctl runs lists each run's status)"
         }
     }
 }
@@ -20,6 +25,19 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
 /// (the newest complete run of the same scenario before this one), or `median:N` (the
 /// last N complete runs of the same scenario on the same branch).
 public enum BaselineResolver {
+    /// Why a label cannot be called `name`, or nil when it can: `--baseline` reads
+    /// `latest`, `previous` and `median:N` as the rules they name, so a label with such a
+    /// name could never be reached; an empty name could not be typed.
+    public static func reservedLabelReason(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return "a baseline label cannot be empty" }
+        if ["latest", "previous"].contains(name) || name.hasPrefix("median:") {
+            return "'\(name)' cannot be a baseline label: --baseline reads latest, previous and median:N as rules, "
+                + "not labels; choose another name (e.g. main)"
+        }
+        return nil
+    }
+
     public static func resolve(_ spec: String, for run: RunInfo, in db: SQLiteConnection) throws -> [RunInfo] {
         if spec == "previous" {
             let rows = try db.rows("""

@@ -21,14 +21,15 @@ public struct Verdict: Sendable, Equatable {
         case pass, regression, improvement
         /// Only in the current run.
         case new
-        /// Only in the baseline.
+        /// In the baseline (or named by a budget) but not in this run: fails unless allowed.
         case missing
         /// A latency the repeats cannot decide about.
         case inconclusive
         /// Outside an absolute budget.
         case overBudget = "over-budget"
-
-        public var fails: Bool { self == .regression || self == .overBudget }
+        /// A derived figure (MetricRole.derived), shown next to the measurements it comes
+        /// from but not gated against the baseline.
+        case context
     }
 
     public let key: MetricKey
@@ -38,6 +39,20 @@ public struct Verdict: Sendable, Equatable {
     public let status: Status
     /// Why: the tolerance or test that decided.
     public let note: String
+    /// Whether this verdict fails the check: a regression, a broken budget, or a missing
+    /// metric (unless the check allows missing ones).
+    public let fails: Bool
+
+    public init(key: MetricKey, polarity: Polarity, baseline: Double?, current: Double?, status: Status, note: String,
+                fails: Bool? = nil) {
+        self.key = key
+        self.polarity = polarity
+        self.baseline = baseline
+        self.current = current
+        self.status = status
+        self.note = note
+        self.fails = fails ?? [.regression, .overBudget, .missing].contains(status)
+    }
 
     public var change: Double? {
         guard let baseline, let current else { return nil }
@@ -54,27 +69,50 @@ public struct Verdict: Sendable, Equatable {
 public struct CheckResult: Sendable {
     public enum Outcome: String, Sendable {
         case pass, regression, improvement
+        /// Nothing got worse, but metrics the baseline or a budget expects are not in the run.
+        case missing
     }
 
     public let run: RunInfo
     public let baselines: [RunInfo]
     public let verdicts: [Verdict]
 
+    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict]) {
+        self.run = run
+        self.baselines = baselines
+        self.verdicts = verdicts
+    }
+
+    /// Regression wins over missing, missing over improvement.
     public var outcome: Outcome {
-        if verdicts.contains(where: { $0.status.fails }) { return .regression }
+        let failing = verdicts.filter(\.fails)
+        if failing.contains(where: { $0.status != .missing }) { return .regression }
+        if !failing.isEmpty { return .missing }
         if verdicts.contains(where: { $0.status == .improvement }) { return .improvement }
         return .pass
     }
 
-    /// The verdicts a reader needs: everything but plain passes and undecidable latencies
-    /// (those are counted in the summary).
-    public var notable: [Verdict] { verdicts.filter { $0.status != .pass && $0.status != .inconclusive } }
+    /// The verdicts a reader needs: everything but plain passes, undecidable latencies and
+    /// unchanged derived figures (those are counted in the summary).
+    public var notable: [Verdict] {
+        verdicts.filter { v in
+            switch v.status {
+            case .pass, .inconclusive: false
+            case .context: v.change.map { abs($0) > 1e-9 } ?? true
+            default: true
+            }
+        }
+    }
 }
 
 /// Compares a run's metrics with its baseline's, and with budgets.
 public enum CheckEngine {
+    /// - Parameter checkedScenario: the run's scenario, so its budgets apply even to a run without metrics.
+    /// - Parameter allowMissing: a metric of the baseline (or a budget) that the run lacks
+    ///   is reported as `missing` but does not fail.
     public static func compare(current: [Metric], baselines: [[Metric]], tolerances: Tolerances = Tolerances(),
-                               statistics: StatisticsOptions = StatisticsOptions(), budgets: [Budget] = []) -> [Verdict] {
+                               statistics: StatisticsOptions = StatisticsOptions(), budgets: [Budget] = [],
+                               allowMissing: Bool = false, checkedScenario: String? = nil) -> [Verdict] {
         let now = Dictionary(current.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         var before: [MetricKey: [Metric]] = [:]
         for run in baselines { for metric in run { before[metric.key, default: []].append(metric) } }
@@ -97,15 +135,37 @@ public enum CheckEngine {
             let old = before[key] ?? []
             if let metric, old.isEmpty {
                 verdicts.append(Verdict(key: key, polarity: metric.polarity, baseline: nil, current: metric.value, status: .new, note: "not in the baseline"))
+            } else if let metric, metric.role == .derived {
+                verdicts.append(Verdict(key: key, polarity: metric.polarity, baseline: aggregate(old), current: metric.value,
+                                        status: .context, note: "derived figure: shown, not gated"))
             } else if let metric {
                 verdicts.append(metric.isLatency
                     ? judgeLatency(key, old, metric, statistics)
                     : judgeExact(key, aggregate(old), metric, tolerances.tolerance(for: key)))
             } else if let first = old.first {
-                verdicts.append(Verdict(key: key, polarity: first.polarity, baseline: aggregate(old), current: nil, status: .missing, note: "not in this run"))
+                if first.role == .derived {
+                    // Its primary figures are missing too, and those fail; this one is context.
+                    verdicts.append(Verdict(key: key, polarity: first.polarity, baseline: aggregate(old), current: nil,
+                                            status: .context, note: "derived figure, not in this run"))
+                } else {
+                    verdicts.append(missing(key, first.polarity, baseline: aggregate(old), note: "not in this run", allowMissing))
+                }
             }
         }
+        // A budget that no metric of its scenario matches checks nothing: fail closed.
+        let scenarios = Set(current.map(\.key.scenario)).union(before.keys.map(\.scenario)).union(checkedScenario.map { [$0] } ?? [])
+        for budget in budgets where scenarios.contains(budget.scenario) && !now.keys.contains(where: budget.matches) {
+            let key = MetricKey(scenario: budget.scenario, component: budget.component ?? "", strategy: budget.strategy ?? "",
+                                name: budget.metric)
+            verdicts.append(missing(key, budget.min != nil ? .largerIsBetter : .smallerIsBetter, baseline: nil,
+                                    note: "the budget at \(budget.origin) matches no metric of this run", allowMissing))
+        }
         return verdicts
+    }
+
+    static func missing(_ key: MetricKey, _ polarity: Polarity, baseline: Double?, note: String, _ allowed: Bool) -> Verdict {
+        Verdict(key: key, polarity: polarity, baseline: baseline, current: nil, status: .missing,
+                note: note + (allowed ? " (allowed by --allow-missing)" : "; record it, or pass --allow-missing"), fails: !allowed)
     }
 
     /// The baseline's value: the median over baseline runs.

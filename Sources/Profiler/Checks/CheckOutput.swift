@@ -64,14 +64,14 @@ public enum CheckOutput {
     static func junit(_ results: [CheckResult]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profctl check\">\n"
         for result in results {
-            let failures = result.verdicts.filter { $0.status.fails }.count
+            let failures = result.verdicts.filter(\.fails).count
             let skipped = result.verdicts.filter { $0.status == .inconclusive }.count
             out += "  <testsuite name=\"\(xml(result.run.scenario)) \(result.run.runID.prefix(8))\" tests=\"\(result.verdicts.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
             for v in result.verdicts {
                 let classname = xml([v.key.scenario, v.key.component, v.key.strategy].filter { !$0.isEmpty }.joined(separator: "."))
                 out += "    <testcase classname=\"\(classname)\" name=\"\(xml(v.key.name))\">"
                 switch v.status {
-                case .regression, .overBudget: out += "<failure message=\"\(xml(describe(v)))\" type=\"\(v.status.rawValue)\"/>"
+                case _ where v.fails: out += "<failure message=\"\(xml(describe(v)))\" type=\"\(v.status.rawValue)\"/>"
                 case .inconclusive: out += "<skipped message=\"\(xml(v.note))\"/>"
                 default: out += "<system-out>\(xml(describe(v)))</system-out>"
                 }
@@ -87,7 +87,7 @@ public enum CheckOutput {
         var lines: [String] = []
         for result in results {
             for v in result.notable {
-                let level = v.status.fails ? "error" : (v.status == .improvement ? "notice" : "warning")
+                let level = v.fails ? "error" : ([.improvement, .context].contains(v.status) ? "notice" : "warning")
                 let message = describe(v).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
                 lines.append("::\(level) title=profctl check \(result.run.scenario)::\(message)")
             }
@@ -105,6 +105,7 @@ public enum CheckOutput {
                     ("polarity", JSONText.string(v.polarity.rawValue)), ("baseline", JSONText.value(number(v.baseline))),
                     ("current", JSONText.value(number(v.current))), ("change", JSONText.value(number(v.change))),
                     ("change_pct", JSONText.value(percent(v))), ("status", JSONText.string(v.status.rawValue)),
+                    ("fails", v.fails ? "true" : "false"),
                     ("note", JSONText.string(v.note)),
                 ]
                 return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"

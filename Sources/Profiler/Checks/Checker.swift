@@ -6,6 +6,8 @@ public struct CheckRequest: Sendable {
     public var statistics = StatisticsOptions()
     public var budgets: [Budget] = []
     public var allowEnvironmentMismatch = false
+    /// Report metrics the run lacks as `missing` without failing.
+    public var allowMissing = false
 
     public init(baseline: String?) { self.baseline = baseline }
 }
@@ -13,7 +15,9 @@ public struct CheckRequest: Sendable {
 /// Runs one check: finds the baseline, refuses unlike environments, compares.
 public enum Checker {
     public static func check(_ run: RunInfo, _ request: CheckRequest, in db: SQLiteConnection) throws -> CheckResult {
+        try requireComplete(run, as: "the run to check")
         let baselines = try request.baseline.map { try BaselineResolver.resolve($0, for: run, in: db) } ?? []
+        for baseline in baselines { try requireComplete(baseline, as: "the baseline") }
         let differences = BaselineResolver.environmentDifferences(run, baselines)
         if !differences.isEmpty && !request.allowEnvironmentMismatch {
             throw CheckError.environmentMismatch(differences)
@@ -21,7 +25,16 @@ public enum Checker {
         let current = try MetricCatalog.metrics(of: run, in: db)
         let before = try baselines.map { try MetricCatalog.metrics(of: $0, in: db) }
         let verdicts = CheckEngine.compare(current: current, baselines: before, tolerances: request.tolerances,
-                                           statistics: request.statistics, budgets: request.budgets)
+                                           statistics: request.statistics, budgets: request.budgets,
+                                           allowMissing: request.allowMissing, checkedScenario: run.scenario)
         return CheckResult(run: run, baselines: baselines, verdicts: verdicts)
+    }
+
+    /// An aborted or running run holds partial figures: never a result to gate on.
+    public static func requireComplete(_ run: RunInfo, as role: String) throws {
+        guard run.status == RunInfo.complete else {
+            throw CheckError.runNotComplete(role: role, run: String(run.runID.prefix(8)), scenario: run.scenario,
+                                            status: run.status, reason: run.error)
+        }
     }
 }

@@ -4,6 +4,16 @@ public enum Polarity: String, Sendable, Codable {
     case largerIsBetter = "larger"
 }
 
+/// Whether a metric is gated against its baseline.
+public enum MetricRole: String, Sendable, Codable {
+    /// Measured directly (bytes, counts, latencies): a change is a regression or an improvement.
+    case primary
+    /// Computed from primary figures (saved bytes, savings %, break-even, hit ratio): shown
+    /// next to them as context, never gated against a baseline (an absolute budget on one
+    /// still applies), so a pure improvement can never fail through one.
+    case derived
+}
+
 /// Names one metric across runs: scenario, component (empty for a strategy-level
 /// figure), strategy, and what is measured.
 public struct MetricKey: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
@@ -42,12 +52,14 @@ public struct Metric: Sendable, Equatable {
     public let value: Double
     public let polarity: Polarity
     public let kind: Kind
+    public let role: MetricRole
 
-    public init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact) {
+    public init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact, role: MetricRole = .primary) {
         self.key = key
         self.value = value
         self.polarity = polarity
         self.kind = kind
+        self.role = role
     }
 
     public var isLatency: Bool {

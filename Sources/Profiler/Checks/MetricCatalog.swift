@@ -3,15 +3,45 @@
 /// the per-repeat median latency of each (step, component, strategy, kind) of creating
 /// and realizing (compared statistically).
 public enum MetricCatalog {
-    /// Report columns that are larger-is-better; every other gated column is smaller-is-better.
-    static let largerIsBetter: Set<String> = ["hits", "hit_ratio", "saved_bytes", "savings_pct", "break_even_pct"]
+    /// How `check` treats one report column. The one place that says which figures are
+    /// measured and which are computed from them; a later scenario declaration can carry
+    /// the same facts per column.
+    public enum ColumnUse: Sendable, Equatable {
+        /// A metric with this role and polarity.
+        case metric(MetricRole, Polarity)
+        /// Not a metric: an input or identifier (instances, panels), or a figure that
+        /// varies from run to run by nature (timings, how a background sweep interleaved).
+        case notGated
+    }
 
-    /// Report columns that are not gated: identifiers, inputs, and figures that vary from
-    /// run to run by nature (timings, and how a background sweep happened to interleave).
-    static let ungated: Set<String> = [
-        "instances", "panels", "opened", "realized_pct", "sweeps", "sweeps_skipped", "sweep_ms",
-        "first_ns", "later_median_ns", "later_p90_ns", "reuse_median_ns", "reuse_p90_ns",
+    /// Every report column that is not a primary, smaller-is-better measurement. A numeric
+    /// column not listed here is gated as primary and smaller-is-better: a new column
+    /// fails closed until it is declared.
+    static let columnUses: [String: ColumnUse] = [
+        // Counts where more is better.
+        "hits": .metric(.primary, .largerIsBetter),
+        // Figures computed from the bytes and counts next to them.
+        "hit_ratio": .metric(.derived, .largerIsBetter),
+        "saved_bytes": .metric(.derived, .largerIsBetter),
+        "savings_pct": .metric(.derived, .largerIsBetter),
+        "break_even_pct": .metric(.derived, .largerIsBetter),
+        // Inputs, identifiers and figures that vary by nature.
+        "instances": .notGated, "panels": .notGated, "opened": .notGated, "realized_pct": .notGated,
+        "sweeps": .notGated, "sweeps_skipped": .notGated, "sweep_ms": .notGated,
+        "first_ns": .notGated, "later_median_ns": .notGated, "later_p90_ns": .notGated,
+        "reuse_median_ns": .notGated, "reuse_p90_ns": .notGated,
     ]
+
+    /// How a report column is used; undeclared numeric columns are primary, smaller-is-better.
+    public static func use(ofColumn column: String) -> ColumnUse {
+        columnUses[column] ?? .metric(.primary, .smallerIsBetter)
+    }
+
+    /// The metric every run has besides its report columns, from the rollups.
+    public static let allocationsPerInstance = "allocations_per_instance"
+
+    /// Latency metric names look like `create_ns@build`: an event kind, `_ns@`, a step.
+    public static let latencyMarker = "_ns@"
 
     public static func metrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
         try reportMetrics(of: run, in: db) + allocationMetrics(of: run, in: db) + latencyMetrics(of: run, in: db)
@@ -25,10 +55,10 @@ public enum MetricCatalog {
             let fields = Dictionary(zip(columns, row), uniquingKeysWith: { a, _ in a })
             let component = fields["component"]?.string ?? ""
             let strategy = fields["strategy"]?.string ?? ""
-            for (column, value) in zip(columns, row) where !ungated.contains(column) {
-                guard let number = value.double else { continue }
+            for (column, value) in zip(columns, row) {
+                guard case .metric(let role, let polarity) = use(ofColumn: column), let number = value.double else { continue }
                 metrics.append(Metric(key: MetricKey(scenario: run.scenario, component: component, strategy: strategy, name: column),
-                                      value: number, polarity: largerIsBetter.contains(column) ? .largerIsBetter : .smallerIsBetter))
+                                      value: number, polarity: polarity, role: role))
             }
         }
         return metrics
@@ -41,7 +71,7 @@ public enum MetricCatalog {
             FROM rollups x JOIN runs r ON r.run_key = x.run_key WHERE r.run_id = ?
             """, [.text(run.runID)]).map { row in
             Metric(key: MetricKey(scenario: run.scenario, component: row[0].string ?? "", strategy: row[1].string ?? "",
-                                  name: "allocations_per_instance"),
+                                  name: allocationsPerInstance),
                    value: ((row[2].double ?? 0) * 100).rounded() / 100, polarity: .smallerIsBetter)
         }
     }
@@ -66,7 +96,7 @@ public enum MetricCatalog {
         var medians: [MetricKey: [Double]] = [:]
         for row in rows {
             let key = MetricKey(scenario: run.scenario, component: row[2].string ?? "", strategy: row[3].string ?? "",
-                                name: "\(row[4].string ?? "")_ns@\(row[1].string ?? "")")
+                                name: "\(row[4].string ?? "")\(latencyMarker)\(row[1].string ?? "")")
             medians[key, default: []].append(row[5].double ?? 0)
         }
         return medians.map { key, samples in

@@ -58,6 +58,15 @@ public struct RunInfo: Sendable, Equatable, Codable {
         pullRequest = row[19].string
     }
 
+    /// The status of a run that finished: the only kind whose figures are results.
+    public static let complete = "complete"
+
+    /// Nil for a complete run; otherwise a sentence saying why its figures are not a result.
+    public var incompleteNote: String? {
+        guard status != Self.complete else { return nil }
+        return "\(scenario) run \(runID.prefix(8)) is \(status)\(error.map { " (\($0))" } ?? ""): its figures are partial, not a result"
+    }
+
     /// What must match between a run and its baseline for a comparison to mean anything.
     public var environmentKey: [String: String] {
         ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]

@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// The gate's promises (issue 10): missing is not passing, aborted and running runs are
+/// never results, a pure improvement never fails, every name typed is checked.
+@Suite("check: a gate CI can trust")
+struct GateProcessTests {
+    func record(_ arguments: [String], in folder: TemporaryFolder) throws {
+        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    func sqlite(_ sql: String, in folder: TemporaryFolder) throws {
+        let db = folder.url.appendingPathComponent("profile.sqlite")
+        let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [db.path, sql], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    func runIDs(in folder: TemporaryFolder) throws -> [(id: String, status: String)] {
+        try ProfctlProcess.run(["query", "SELECT run_id, status FROM runs ORDER BY started_at", "--format", "csv"], in: folder.url).stdout
+            .split(whereSeparator: \.isNewline).dropFirst().map { line in
+                let fields = line.split(separator: ",").map(String.init)
+                return (fields[0], fields[1])
+            }
+    }
+
+    @Test("a strategy left out is missing: exit 12 in every format, junit failures; --allow-missing passes")
+    func missingFails() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        try record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
+        for format in ["table", "markdown", "json", "github", "junit"] {
+            let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", format], in: folder.url)
+            #expect(check.status == 12, "\(format): \(check.stdout)\(check.stderr)")
+        }
+        let table = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(table.stdout.contains(": MISSING"))
+        #expect(table.stdout.contains("bytes_per_instance") && table.stdout.contains("lazy-realized") && table.stdout.contains("missing"))
+
+        let junit = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", "junit"], in: folder.url)
+        let collector = XMLCollector()
+        let parser = XMLParser(data: Data(junit.stdout.utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        // Per component, lazy and lazy-realized each lack bytes and allocations per instance at least.
+        #expect(collector.count("failure") >= 12)
+
+        let json = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", "json"], in: folder.url)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let check = try #require((object["checks"] as? [[String: Any]])?.first)
+        #expect(check["outcome"] as? String == "missing")
+
+        let allowed = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-missing"], in: folder.url)
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+        #expect(allowed.stdout.contains("allowed by --allow-missing"))
+    }
+
+    @Test("a regression together with missing metrics exits 2, not 12")
+    func regressionWinsOverMissing() throws {
+        let folder = try TemporaryFolder()
+        try record(["image-cache"], in: folder)
+        try record(["image-cache", "--set", "icon_side=40", "--strategies", "no-cache,strong-cache"], in: folder)
+        let check = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("missing") && check.stdout.contains("regression"))
+    }
+
+    @Test("a budget that matches no metric of the run is missing, not a silent pass")
+    func budgetMatchingNothing() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
+        let budgets = folder.url.appendingPathComponent("budgets.yaml")
+        try """
+            budgets:
+              - scenario: lazy-container
+                strategy: lazy
+                metric: bytes_per_instance
+                max: 100
+            """.write(to: budgets, atomically: true, encoding: .utf8)
+        let check = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+        #expect(check.status == 12, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("matches no metric of this run"))
+    }
+
+    @Test("an aborted run, checked or as the baseline, is refused with exit 13 naming its status")
+    func abortedRefused() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        try record(["identity", "--instances", "5"], in: folder)
+        try sqlite("UPDATE runs SET status = 'aborted', error = 'killed' WHERE started_at = (SELECT max(started_at) FROM runs)", in: folder)
+        let runs = try runIDs(in: folder)
+        let (complete, aborted) = (runs[0].id, runs[1].id)
+        let checked = try ProfctlProcess.run(["check", "--run", aborted, "--baseline", complete], in: folder.url)
+        #expect(checked.status == 13, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stderr.contains("is aborted (killed)"))
+        #expect(checked.stdout.isEmpty)
+        let against = try ProfctlProcess.run(["check", "--run", complete, "--baseline", aborted], in: folder.url)
+        #expect(against.status == 13)
+        #expect(against.stderr.contains("the baseline, identity run \(aborted.prefix(8)), is aborted"))
+        // A label cannot be put on it either.
+        let label = try ProfctlProcess.run(["baseline", "set", "main", "--run", aborted], in: folder.url)
+        #expect(label.status == 13)
+
+        // report, export and compare show it when asked, and say on stderr it is no result.
+        for command in [["report", "--run", aborted], ["export", "--run", aborted], ["compare", complete, aborted]] {
+            let result = try ProfctlProcess.run(command, in: folder.url)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("is aborted (killed): its figures are partial, not a result"), "\(command)")
+        }
+    }
+
+    @Test("a running run (its recorder alive) is refused too")
+    func runningRefused() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        try record(["identity", "--instances", "5"], in: folder)
+        // This test process is alive, on this host: the run stays `running`.
+        try sqlite("""
+            UPDATE runs SET status = 'running', process_id = \(ProcessInfo.processInfo.processIdentifier)
+            WHERE started_at = (SELECT max(started_at) FROM runs)
+            """, in: folder)
+        let runs = try runIDs(in: folder)
+        #expect(runs[1].status == "running")
+        let check = try ProfctlProcess.run(["check", "--run", runs[1].id, "--baseline", runs[0].id], in: folder.url)
+        #expect(check.status == 13)
+        #expect(check.stderr.contains("is running"))
+    }
+
+    @Test("a pure improvement passes: saved_bytes going down with every byte figure is context, not a regression")
+    func improvementNeverFails() throws {
+        let folder = try TemporaryFolder()
+        try record(["image-cache"], in: folder)
+        #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
+        try record(["image-cache", "--set", "icon_side=24"], in: folder)
+        let check = try ProfctlProcess.run(["check", "--baseline", "main", "--format", "json"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        let result = try #require((object["checks"] as? [[String: Any]])?.first)
+        #expect(result["outcome"] as? String == "improvement")
+        let verdicts = try #require(result["verdicts"] as? [[String: Any]])
+        let saved = verdicts.filter { $0["metric"] as? String == "saved_bytes" && $0["strategy"] as? String == "strong-cache" }
+        #expect(saved.count == 1)
+        #expect(saved.first?["status"] as? String == "context")
+        #expect(saved.first?["fails"] as? Bool == false)
+        #expect((saved.first?["change"] as? Double ?? 0) < 0)
+        #expect(!verdicts.contains { $0["fails"] as? Bool == true })
+        let strict = try ProfctlProcess.run(["check", "--baseline", "main", "--fail-on-improvement"], in: folder.url)
+        #expect(strict.status == 4)
+    }
+
+    @Test("latest, previous and median:N are refused as baseline labels")
+    func reservedLabels() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        for name in ["latest", "previous", "median:3"] {
+            let result = try ProfctlProcess.run(["baseline", "set", name], in: folder.url)
+            #expect(result.status == 64, "\(name)")
+            #expect(result.stderr.contains("cannot be a baseline label"))
+        }
+        let list = try ProfctlProcess.run(["baseline", "list", "--format", "csv"], in: folder.url)
+        #expect(list.stdout.split(whereSeparator: \.isNewline).count <= 1)
+    }
+
+    @Test("compare says which run is A and which is B")
+    func compareNamesRuns() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        try record(["identity", "--instances", "5"], in: folder)
+        let runs = try runIDs(in: folder)
+        let table = try ProfctlProcess.run(["compare", runs[0].id, runs[1].id], in: folder.url)
+        #expect(table.stdout.hasPrefix("A (baseline): identity run \(runs[0].id.prefix(8))"))
+        #expect(table.stdout.contains("\nB: identity run \(runs[1].id.prefix(8))"))
+        let csv = try ProfctlProcess.run(["compare", runs[0].id, runs[1].id, "--format", "csv"], in: folder.url)
+        #expect(csv.stdout.hasPrefix("metric,"))
+        #expect(csv.stderr.contains("A (baseline): identity run \(runs[0].id.prefix(8))"))
+    }
+}
