@@ -46,7 +46,7 @@ public enum ExitCodes {
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }
-        case is ScenarioError, is ScenarioFileError: usage
+        case is ScenarioError, is ScenarioFileError, is UnknownNameError: usage
         case let check as CheckError:
             switch check {
             case .baselineNotFound: baselineNotFound

@@ -71,7 +71,13 @@ public struct RecordArguments: ParsableArguments {
     }
 
     /// Records each plan as one run: the run id on stdout, progress and a summary on stderr.
-    public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)]) throws {
+    /// Refuses, before recording any, a run name that would hold two kinds of scenario
+    /// (`arguments`, the command line's names and files, make the message point at one).
+    public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)], arguments: [String]? = nil) throws {
+        // Checked against the database before anything is recorded.
+        try RunNames.requireOneKindPerName(plans.enumerated().map { index, plan in
+            (plan.options.runName ?? plan.scenario.name, plan.scenario.name, arguments.flatMap { index < $0.count ? $0[index] : nil } ?? plan.scenario.name)
+        }, databasePath: database.path)
         let environment = RunEnvironment.current()
         // Step-by-step progress only where someone watches: on a terminal.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0

@@ -100,6 +100,8 @@ struct Check: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let request = try request()
+            try CheckNames.validate(budgets: request.budgets, in: db)
+            try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), in: db)
             let runs = try selection.runs(in: db)
             let results = try runs.map { try Checker.check($0, request, in: db) }
             Console.output(CheckOutput.render(results, format: format))

@@ -36,7 +36,7 @@ struct Record: ParsableCommand, Exemplified {
 
     func run() throws {
         try reportingErrors {
-            try options.record(try options.plans(for: scenarios, lookUp: BuiltInScenarios.named))
+            try options.record(try options.plans(for: scenarios, lookUp: BuiltInScenarios.named), arguments: scenarios)
         }
     }
 }

@@ -12,7 +12,8 @@ struct RunSelection: ParsableArguments {
     var scenario: String?
 
     func runs(in db: SQLiteConnection) throws -> [RunInfo] {
-        try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+        if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
+        return try RunReport.runs(reference: runReference, scenario: scenario, in: db)
     }
 }
 

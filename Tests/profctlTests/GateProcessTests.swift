@@ -177,4 +177,117 @@ struct GateProcessTests {
         #expect(csv.stdout.hasPrefix("metric,"))
         #expect(csv.stderr.contains("A (baseline): identity run \(runs[0].id.prefix(8))"))
     }
+
+    @Test("a typo in a budgets file (scenario, metric, component, strategy) exits 64 naming the valid choices")
+    func budgetNamesChecked() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let budgets = folder.url.appendingPathComponent("budgets.yaml")
+        let cases: [(field: String, value: String, expected: String)] = [
+            ("scenario", "lazy-contaner", "no scenario named 'lazy-contaner'; known: composite-cell, identity, image-cache, lazy-container"),
+            ("metric", "byte_per_instance", "no metric named 'byte_per_instance' in lazy-container; known: allocations_per_instance"),
+            ("component", "Lable", "no component named 'Lable' in lazy-container; known: Button, ImageView, Label"),
+            ("strategy", "eagr", "no strategy named 'eagr' in lazy-container; known: eager, lazy, lazy-realized"),
+        ]
+        for (field, value, expected) in cases {
+            var fields = ["scenario": "lazy-container", "metric": "bytes_per_instance", "component": "Label", "strategy": "eager"]
+            fields[field] = value
+            try """
+                budgets:
+                  - scenario: \(fields["scenario"] ?? "")
+                    component: \(fields["component"] ?? "")
+                    strategy: \(fields["strategy"] ?? "")
+                    metric: \(fields["metric"] ?? "")
+                    max: 100000
+                """.write(to: budgets, atomically: true, encoding: .utf8)
+            let check = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+            #expect(check.status == 64, "\(field): \(check.stdout)\(check.stderr)")
+            #expect(check.stderr.contains("budgets.yaml:2: " + expected), "\(check.stderr)")
+            #expect(check.stdout.isEmpty)
+        }
+    }
+
+    @Test("--tolerance, --scenario and trend's names are checked: exit 64 with the valid choices")
+    func optionNamesChecked() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let tolerance = try ProfctlProcess.run(["check", "--baseline", "previous", "--tolerance", "bytes_per_instanc=2%"], in: folder.url)
+        #expect(tolerance.status == 64)
+        #expect(tolerance.stderr.contains("no exact metric named 'bytes_per_instanc'; known: allocations_per_instance"))
+        let derived = try ProfctlProcess.run(["check", "--baseline", "previous", "--tolerance", "saved_bytes=2%"], in: folder.url)
+        #expect(derived.status == 64)
+        #expect(derived.stderr.contains("saved_bytes is derived"))
+        #expect(try ProfctlProcess.run(["check", "--baseline", "previous", "--tolerance", "bytes_per_instance=2%"], in: folder.url).status == 0)
+
+        for command in [["check", "--baseline", "previous"], ["report"], ["export"]] {
+            let typo = try ProfctlProcess.run(command + ["--scenario", "lazy-contaner"], in: folder.url)
+            #expect(typo.status == 64, "\(command)")
+            #expect(typo.stderr.contains("no scenario named 'lazy-contaner'; known: composite-cell, identity, image-cache, lazy-container"))
+        }
+        // A built-in scenario never recorded here is known, but has no runs: a different message.
+        let unrecorded = try ProfctlProcess.run(["report", "--scenario", "lazy-list"], in: folder.url)
+        #expect(unrecorded.status == 1)
+
+        let trendArguments = ["trend", "--scenario", "lazy-container", "--metric", "bytes_per_instance"]
+        for (option, value, expected) in [("--metric", "byte_per_instance", "no metric named 'byte_per_instance' in lazy-container; known:"),
+                                          ("--component", "Lable", "no component named 'Lable'"),
+                                          ("--strategy", "eagr", "no strategy named 'eagr'"),
+                                          ("--scenario", "lazy-contaner", "no scenario named 'lazy-contaner'")] {
+            var arguments = trendArguments
+            if let index = arguments.firstIndex(of: option) { arguments[index + 1] = value } else { arguments += [option, value] }
+            let trend = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(trend.status == 64, "\(option)")
+            #expect(trend.stderr.contains(expected), "\(trend.stderr)")
+        }
+    }
+
+    @Test("trend with several series shows every one, with its component and strategy, and names them")
+    func trendShowsAllSeries() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let trend = try ProfctlProcess.run(["trend", "--scenario", "lazy-container", "--metric", "bytes_per_instance", "--format", "csv"], in: folder.url)
+        #expect(trend.status == 0, "\(trend.stderr)")
+        let rows = trend.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == 18)
+        let series = Set(rows.map { "\($0[4])/\($0[5])" })
+        #expect(series.count == 9)
+        #expect(series.contains("Label/lazy") && series.contains("ImageView/lazy-realized"))
+        #expect(trend.stderr.contains("9 series of bytes_per_instance: Label / eager"))
+        // One series asked for: one series shown.
+        let one = try ProfctlProcess.run(["trend", "--scenario", "lazy-container", "--metric", "bytes_per_instance",
+                                          "--component", "Label", "--strategy", "eager", "--format", "csv"], in: folder.url)
+        #expect(one.stdout.split(whereSeparator: \.isNewline).count == 3)
+        #expect(!one.stderr.contains("series"))
+    }
+
+    @Test("a scenario file cannot take a built-in name, nor a name holding runs of another kind; nothing is recorded")
+    func scenarioFileNames() throws {
+        let folder = try TemporaryFolder()
+        let builtIn = folder.url.appendingPathComponent("builtin.yaml")
+        try "scenario: lazy-list\nname: identity\n".write(to: builtIn, atomically: true, encoding: .utf8)
+        let refused = try ProfctlProcess.run(["record", builtIn.path], in: folder.url)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("builtin.yaml:2:7: name 'identity' is a built-in scenario's"))
+
+        let feed = folder.url.appendingPathComponent("feed.yaml"), other = folder.url.appendingPathComponent("other.yaml")
+        try "scenario: lazy-list\nname: feed\nparameters:\n  rows: 40\n".write(to: feed, atomically: true, encoding: .utf8)
+        try "scenario: identity\nname: feed\nparameters:\n  items: 5\n".write(to: other, atomically: true, encoding: .utf8)
+        let both = try ProfctlProcess.run(["record", feed.path, other.path], in: folder.url)
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("the run name 'feed' is also taken by"))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
+
+        try record([feed.path], in: folder)
+        let db = folder.url.appendingPathComponent("profile.sqlite")
+        let before = try ProfctlProcess.run(["query", "SELECT count(*) FROM runs", "--format", "csv"], in: folder.url).stdout
+        let later = try ProfctlProcess.run(["record", other.path], in: folder.url)
+        #expect(later.status == 64)
+        #expect(later.stderr.contains("already holds runs named 'feed' of kind lazy-list; this one is of kind identity"))
+        #expect(try ProfctlProcess.run(["query", "SELECT count(*) FROM runs", "--format", "csv"], in: folder.url).stdout == before)
+        #expect(FileManager.default.fileExists(atPath: db.path))
+        // The same kind under the same name records fine.
+        try record([feed.path], in: folder)
+    }
 }

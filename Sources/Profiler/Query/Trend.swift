@@ -4,24 +4,48 @@ public struct TrendPoint: Sendable, Equatable {
     public let value: Double?
 }
 
+/// One (component, strategy) series of a metric over runs.
+public struct TrendSeries: Sendable, Equatable {
+    /// Empty for a strategy-level metric.
+    public let component: String
+    public let strategy: String
+    /// One point per run, oldest first; nil where a run lacks this series.
+    public let points: [TrendPoint]
+
+    /// "Label / eager", or "eager" for a strategy-level metric.
+    public var label: String { [component, strategy].filter { !$0.isEmpty }.joined(separator: " / ") }
+}
+
 public enum Trend {
-    /// The last `limit` complete runs of `scenario`, oldest first, with the metric's value
-    /// in each (nil where a run lacks it).
-    public static func points(scenario: String, metric: String, component: String?, strategy: String?,
-                              limit: Int, in db: SQLiteConnection) throws -> [TrendPoint] {
-        let runs = try db.rows("""
+    /// The last `limit` complete runs of `scenario`, oldest first, and the metric's value
+    /// in each, one series per (component, strategy) that `component` and `strategy`
+    /// leave open: every series is returned, none is picked silently.
+    public static func series(scenario: String, metric: String, component: String?, strategy: String?,
+                              limit: Int, in db: SQLiteConnection) throws -> (runs: [RunInfo], series: [TrendSeries]) {
+        let runs = Array(try db.rows("""
             SELECT \(RunInfo.columns) FROM runs WHERE status = 'complete' AND scenario = ?
             ORDER BY started_at DESC LIMIT ?
-            """, [.text(scenario), .init(limit)]).map(RunInfo.init(row:)).reversed()
-        return try runs.map { run in
-            let metrics = metric.contains("_ns@") ? try MetricCatalog.latencyMetrics(of: run, in: db)
+            """, [.text(scenario), .init(limit)]).map(RunInfo.init(row:)).reversed())
+        var values: [[MetricKey: Double]] = []
+        var keys: [MetricKey] = []
+        for run in runs {
+            let metrics = metric.contains(MetricCatalog.latencyMarker) ? try MetricCatalog.latencyMetrics(of: run, in: db)
                 : try MetricCatalog.reportMetrics(of: run, in: db) + MetricCatalog.allocationMetrics(of: run, in: db)
-            let match = metrics.first { m in
-                m.key.name == metric && (component.map { m.key.component == $0 } ?? true)
-                    && (strategy.map { m.key.strategy == $0 } ?? true)
+            var byKey: [MetricKey: Double] = [:]
+            for m in metrics where m.key.name == metric && (component.map { m.key.component == $0 } ?? true)
+                && (strategy.map { m.key.strategy == $0 } ?? true) {
+                // Keys without the scenario: a series spans runs.
+                let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: metric)
+                if byKey[key] == nil { byKey[key] = m.value }
+                if !keys.contains(key) { keys.append(key) }
             }
-            return TrendPoint(run: run, value: match?.value)
+            values.append(byKey)
         }
+        let series = keys.map { key in
+            TrendSeries(component: key.component, strategy: key.strategy,
+                        points: zip(runs, values).map { TrendPoint(run: $0, value: $1[key]) })
+        }
+        return (runs, series)
     }
 
     /// A one-line chart of the values: ▁ for the smallest, █ for the largest.

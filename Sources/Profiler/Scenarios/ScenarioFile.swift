@@ -126,6 +126,7 @@ public struct ScenarioFile: Sendable {
             guard name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail(node, "name '\(name)' must be at most 64 letters, digits, '-', '_' or '.'")
             }
+            if let reason = RunNames.builtInClash(name) { throw fail(node, reason) }
             return name
         }
 

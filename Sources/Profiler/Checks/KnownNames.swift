@@ -1,0 +1,142 @@
+/// A name a user typed (an option, or a field of a budgets file) that names nothing.
+public struct UnknownNameError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What kind of name: "scenario", "metric", "component", "strategy".
+    public let kind: String
+    public let name: String
+    /// Where it was typed: `--scenario`, or `budgets.yaml:4`.
+    public let origin: String
+    /// Whose names they are ("in lazy-container"), or empty.
+    public let scope: String
+    public let known: [String]
+    /// A sentence that fits better than the list alone, or nil.
+    public let hint: String?
+
+    public init(kind: String, name: String, origin: String, scope: String = "", known: [String], hint: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.origin = origin
+        self.scope = scope
+        self.known = known
+        self.hint = hint
+    }
+
+    public var description: String {
+        let list = known.isEmpty ? "none recorded yet" : known.joined(separator: ", ")
+        let scoped = scope.isEmpty ? "" : " \(scope)"
+        return "\(origin): no \(kind) named '\(name)'\(scoped); known: \(list)" + (hint.map { ". \($0)" } ?? "")
+    }
+}
+
+/// The names that exist for one scenario: what a budget, a tolerance or `trend` may name.
+/// Built from the built-in declaration where there is one, and from the runs stored.
+public struct ScenarioNames: Sendable, Equatable {
+    public let scenario: String
+    /// Whether any run of the scenario is stored (components and latencies are only
+    /// known from runs).
+    public let recorded: Bool
+    public let strategies: Set<String>
+    public let components: Set<String>
+    /// Metrics `check` gates against a baseline.
+    public let primaryMetrics: Set<String>
+    /// Figures shown as context; budgets may still name them.
+    public let derivedMetrics: Set<String>
+
+    public var metrics: Set<String> { primaryMetrics.union(derivedMetrics) }
+
+    /// Every scenario a name may refer to: the built-in ones and those with stored runs
+    /// (scenario files, users' own executables), sorted.
+    public static func knownScenarios(in db: SQLiteConnection) throws -> [String] {
+        let stored = try db.rows("SELECT DISTINCT scenario FROM runs").compactMap { $0.first?.string }
+        return Set(BuiltInScenarios.all.map(\.name)).union(stored).sorted()
+    }
+
+    /// Throws UnknownNameError unless `scenario` is built in or has stored runs.
+    public static func requireScenario(_ scenario: String, origin: String, in db: SQLiteConnection) throws {
+        let known = try knownScenarios(in: db)
+        guard known.contains(scenario) else {
+            throw UnknownNameError(kind: "scenario", name: scenario, origin: origin, known: known)
+        }
+    }
+
+    /// The names of one scenario (which must be known).
+    public static func load(_ scenario: String, in db: SQLiteConnection) throws -> ScenarioNames {
+        let builtIn = BuiltInScenarios.all.first { $0.name == scenario }
+        let runs = try db.rows("SELECT run_key, report, json_extract(parameters, '$.kind') FROM runs WHERE scenario = ?",
+                               [.text(scenario)])
+        var strategies = Set(builtIn?.strategies ?? [])
+        var reports = Set(builtIn.map { [$0.report] } ?? [])
+        for row in runs {
+            if let report = row[1].string.flatMap(ReportKind.init(rawValue:)) { reports.insert(report) }
+            // A scenario file's runs take the strategies of the built-in kind they run.
+            if let kind = row[2].string, let declared = BuiltInScenarios.all.first(where: { $0.name == kind }) {
+                strategies.formUnion(declared.strategies)
+            }
+        }
+        let stored = try db.rows("""
+            SELECT DISTINCT x.component, x.strategy FROM rollups x JOIN runs r ON r.run_key = x.run_key WHERE r.scenario = ?
+            """, [.text(scenario)])
+        strategies.formUnion(stored.compactMap { $0[1].string })
+        let components = Set(stored.compactMap { $0[0].string }.filter { !$0.isEmpty })
+        var primary: Set<String> = [MetricCatalog.allocationsPerInstance], derived: Set<String> = []
+        for report in reports {
+            for column in try db.prepare("SELECT * FROM \(report.view) LIMIT 0").columnNames {
+                guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column), !RunReport.runColumns.contains(column),
+                      !["component", "strategy", "baseline_strategy"].contains(column) else { continue }
+                if role == .primary { primary.insert(column) } else { derived.insert(column) }
+            }
+        }
+        let latencies = try db.rows("""
+            SELECT DISTINCT x.kind || ? || st.name FROM step_rollups x JOIN runs r ON r.run_key = x.run_key
+            JOIN steps st ON st.run_key = x.run_key AND st.step = x.step
+            WHERE r.scenario = ? AND x.kind IN ('create', 'realize')
+            """, [.text(MetricCatalog.latencyMarker), .text(scenario)])
+        primary.formUnion(latencies.compactMap { $0.first?.string })
+        return ScenarioNames(scenario: scenario, recorded: !runs.isEmpty, strategies: strategies, components: components,
+                             primaryMetrics: primary, derivedMetrics: derived)
+    }
+
+    /// Checks a metric, component and strategy against these names; nil leaves one out.
+    /// Components and latency metrics are only checked once the scenario has runs.
+    public func check(metric: String?, component: String?, strategy: String?, origin: String) throws {
+        let scope = "in \(scenario)"
+        if let strategy, !strategies.contains(strategy) {
+            throw UnknownNameError(kind: "strategy", name: strategy, origin: origin, scope: scope, known: strategies.sorted())
+        }
+        if let component, recorded, !components.contains(component) {
+            throw UnknownNameError(kind: "component", name: component, origin: origin, scope: scope, known: components.sorted(),
+                                   hint: components.isEmpty ? "\(scenario)'s report has no per-component rows; leave component out" : nil)
+        }
+        if let metric, !metrics.contains(metric), recorded || !metric.contains(MetricCatalog.latencyMarker) {
+            throw UnknownNameError(kind: "metric", name: metric, origin: origin, scope: scope, known: metrics.sorted())
+        }
+    }
+}
+
+/// Checks every name a `check` invocation typed, before anything is compared.
+public enum CheckNames {
+    /// Each budget's scenario, and its metric, component and strategy within that scenario.
+    public static func validate(budgets: [Budget], in db: SQLiteConnection) throws {
+        var cache: [String: ScenarioNames] = [:]
+        for budget in budgets {
+            try ScenarioNames.requireScenario(budget.scenario, origin: budget.origin, in: db)
+            let names = try cache[budget.scenario] ?? ScenarioNames.load(budget.scenario, in: db)
+            cache[budget.scenario] = names
+            try names.check(metric: budget.metric, component: budget.component, strategy: budget.strategy, origin: budget.origin)
+        }
+    }
+
+    /// A `--tolerance metric=…` must name a gated metric of some known scenario.
+    public static func validate(toleranceMetrics: [String], in db: SQLiteConnection) throws {
+        guard !toleranceMetrics.isEmpty else { return }
+        let all = try ScenarioNames.knownScenarios(in: db).map { try ScenarioNames.load($0, in: db) }
+        // Tolerances apply to exact metrics; latencies are decided by the statistical test.
+        let exact = Set(all.flatMap(\.primaryMetrics).filter { !$0.contains(MetricCatalog.latencyMarker) })
+        let derived = Set(all.flatMap(\.derivedMetrics))
+        for metric in toleranceMetrics where !exact.contains(metric) {
+            let hint = derived.contains(metric) ? "\(metric) is derived from other figures and not gated, so a tolerance for it would do nothing"
+                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by --alpha, --min-effect and --min-effect-ns, not tolerances"
+                : nil
+            throw UnknownNameError(kind: "exact metric", name: metric, origin: "--tolerance \(metric)=", known: exact.sorted(), hint: hint)
+        }
+    }
+}
