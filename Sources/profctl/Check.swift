@@ -105,7 +105,16 @@ struct Check: ParsableCommand, Exemplified {
             let runs = try selection.runs(in: db)
             let results = try runs.map { try Checker.check($0, request, in: db) }
             Console.output(CheckOutput.render(results, format: format))
-            let outcomes = Set(results.map(\.outcome))
+            var outcomes = Set(results.map(\.outcome))
+            // Checking every scenario: a budget for a scenario with no complete run checks nothing.
+            if selection.runReference == nil && selection.scenario == nil {
+                let checked = Set(runs.map(\.scenario))
+                for budget in request.budgets where !checked.contains(budget.scenario) {
+                    Console.message("profctl: budget at \(budget.origin): no complete \(budget.scenario) run to check"
+                                    + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing"))
+                    if !allowMissing { outcomes.insert(.missing) }
+                }
+            }
             outcome = [.regression, .missing, .improvement].first(where: outcomes.contains) ?? .pass
         }
         switch outcome {

@@ -55,7 +55,8 @@ struct GateProcessTests {
 
         let allowed = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-missing"], in: folder.url)
         #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
-        #expect(allowed.stdout.contains("allowed by --allow-missing"))
+        #expect(allowed.stdout.contains("not in this run (allowed)"))
+        #expect(table.stdout.contains("missing metrics fail the check"))
     }
 
     @Test("a regression together with missing metrics exits 2, not 12")
@@ -83,6 +84,20 @@ struct GateProcessTests {
         let check = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
         #expect(check.status == 12, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("matches no metric of this run"))
+        #expect(try ProfctlProcess.run(["check", "--budget", budgets.path, "--allow-missing"], in: folder.url).status == 0)
+
+        // Checking every scenario: a budget for a scenario without a complete run checks nothing either.
+        try """
+            budgets:
+              - scenario: image-cache
+                metric: live_bytes_while_shown
+                max: 100000000
+            """.write(to: budgets, atomically: true, encoding: .utf8)
+        let unrecorded = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+        #expect(unrecorded.status == 12, "\(unrecorded.stdout)\(unrecorded.stderr)")
+        #expect(unrecorded.stderr.contains("no complete image-cache run to check"))
+        // Asking for one scenario limits the check, and its budgets, to it.
+        #expect(try ProfctlProcess.run(["check", "--budget", budgets.path, "--scenario", "lazy-container"], in: folder.url).status == 0)
     }
 
     @Test("an aborted run, checked or as the baseline, is refused with exit 13 naming its status")
@@ -251,6 +266,7 @@ struct GateProcessTests {
         #expect(trend.status == 0, "\(trend.stderr)")
         let rows = trend.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count == 18)
+        try #require(rows.allSatisfy { $0.count == 7 }, "started_at, run_id, git_commit, branch, component, strategy, value")
         let series = Set(rows.map { "\($0[4])/\($0[5])" })
         #expect(series.count == 9)
         #expect(series.contains("Label/lazy") && series.contains("ImageView/lazy-realized"))

@@ -165,7 +165,7 @@ public enum CheckEngine {
 
     static func missing(_ key: MetricKey, _ polarity: Polarity, baseline: Double?, note: String, _ allowed: Bool) -> Verdict {
         Verdict(key: key, polarity: polarity, baseline: baseline, current: nil, status: .missing,
-                note: note + (allowed ? " (allowed by --allow-missing)" : "; record it, or pass --allow-missing"), fails: !allowed)
+                note: note + (allowed ? " (allowed)" : ""), fails: !allowed)
     }
 
     /// The baseline's value: the median over baseline runs.

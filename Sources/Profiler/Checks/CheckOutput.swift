@@ -43,8 +43,11 @@ public enum CheckOutput {
             let counts = Dictionary(grouping: result.verdicts, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
             let summary = "\(result.verdicts.count) metrics: " + (counts.isEmpty ? "none gated" : counts.joined(separator: ", "))
             let notable = result.notable
-            let undecided = result.verdicts.contains { $0.status == .inconclusive }
+            var undecided = result.verdicts.contains { $0.status == .inconclusive }
                 ? "latencies: too few repeats to test; record with --repeat 5 or more to gate them\n" : ""
+            if result.verdicts.contains(where: { $0.status == .missing && $0.fails }) {
+                undecided += "missing metrics fail the check: record what the baseline or budget has, or pass --allow-missing\n"
+            }
             return heading(title(result)) + (notable.isEmpty ? "" : renderer.render(table(notable)) + "\n") + summary + "\n" + undecided
         }.joined(separator: "\n")
     }
