@@ -43,6 +43,8 @@ public struct Verdict: Sendable, Equatable {
     /// metric (unless the check allows missing ones).
     public let fails: Bool
 
+    /// `fails` defaults to what the status means: regressions, broken budgets and
+    /// missing metrics fail; the engine passes false for a missing metric that is allowed.
     public init(key: MetricKey, polarity: Polarity, baseline: Double?, current: Double?, status: Status, note: String,
                 fails: Bool? = nil) {
         self.key = key
@@ -77,6 +79,7 @@ public struct CheckResult: Sendable {
     public let baselines: [RunInfo]
     public let verdicts: [Verdict]
 
+    /// The verdicts of `run` against `baselines` (empty for a budgets-only check).
     public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict]) {
         self.run = run
         self.baselines = baselines

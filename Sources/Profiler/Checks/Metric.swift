@@ -52,6 +52,7 @@ public struct Metric: Sendable, Equatable {
     public let value: Double
     public let polarity: Polarity
     public let kind: Kind
+    /// Primary figures are gated against the baseline; derived ones are shown as context.
     public let role: MetricRole
 
     public init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact, role: MetricRole = .primary) {
