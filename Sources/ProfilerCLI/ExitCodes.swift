@@ -25,6 +25,9 @@ public enum ExitCodes {
     public static let schemaMismatch: Int32 = 9
     /// The database file is empty: nothing recorded yet.
     public static let emptyDatabase: Int32 = 10
+    /// The file is a SQLite database of another application (its tables or its
+    /// application id are not profctl's); it is left untouched.
+    public static let foreignDatabase: Int32 = 14
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -32,7 +35,9 @@ public enum ExitCodes {
         switch error {
         case let store as StoreError:
             switch store {
-            case .notADatabase: notADatabase
+            case .notADatabase, .notAFile: notADatabase
+            case .foreignDatabase: foreignDatabase
+            case .multipleStatements: usage
             case .truncatedDatabase: truncatedDatabase
             case .schemaNewer: schemaNewer
             case .needsMigration, .checksumMismatch: schemaMismatch
