@@ -31,6 +31,9 @@ public enum ExitCodes {
     /// `check`, `baseline set`: the run named (or its baseline) is aborted or still running,
     /// so its figures are not a result.
     public static let runNotComplete: Int32 = 13
+    /// The file is a SQLite database of another application (its tables or its
+    /// application id are not profctl's); it is left untouched.
+    public static let foreignDatabase: Int32 = 14
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -38,7 +41,9 @@ public enum ExitCodes {
         switch error {
         case let store as StoreError:
             switch store {
-            case .notADatabase: notADatabase
+            case .notADatabase, .notAFile: notADatabase
+            case .foreignDatabase: foreignDatabase
+            case .multipleStatements: usage
             case .truncatedDatabase: truncatedDatabase
             case .schemaNewer: schemaNewer
             case .needsMigration, .checksumMismatch: schemaMismatch

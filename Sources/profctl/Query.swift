@@ -12,7 +12,8 @@ struct Query: ParsableCommand, Exemplified {
         abstract: "Run one read-only SQL statement against the database.",
         discussion: """
             The database is opened read-only; a statement that would change it, ATTACH \
-            another file, set a pragma or load an extension is refused (exit 64). A statement \
+            another file, set a pragma or load an extension is refused (exit 64), and so is \
+            a second statement after the first. A statement \
             still running after --timeout seconds is stopped (exit 1); at most --max-rows \
             rows are printed, with a note on stderr when more were left out. The views are \
             documented in docs/schema.md.
@@ -27,10 +28,10 @@ struct Query: ParsableCommand, Exemplified {
     @Option(help: "table, markdown, csv or json.")
     var format = OutputFormat.table
 
-    @Option(help: "Stop the statement after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop the statement after this many seconds (more than 0).")
     var timeout = 10.0
 
-    @Option(name: .customLong("max-rows"), help: "Print at most this many rows.")
+    @Option(name: .customLong("max-rows"), parsing: .unconditional, help: "Print at most this many rows (1 or more).")
     var maxRows = 10_000
 
     func validate() throws {

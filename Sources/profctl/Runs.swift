@@ -14,7 +14,9 @@ struct Runs: ParsableCommand, Exemplified {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "At most this many runs.")
+    // Unconditional: `--limit -1` reaches validate() and its message, instead of being
+    // taken for an option.
+    @Option(parsing: .unconditional, help: "At most this many runs (1 or more).")
     var limit = 20
 
     @Option(help: "table, markdown, csv or json.")

@@ -59,7 +59,9 @@ struct ReadOnlyQueryTests {
     @Test("a second statement is refused rather than ignored")
     func oneStatementOnly() throws {
         let (_, db) = try database()
-        #expect(throws: SQLiteError.self) { _ = try ReadOnlyQuery.run("SELECT 1; DELETE FROM runs", on: db) }
+        #expect(throws: StoreError.multipleStatements(sql: "SELECT 1; DELETE FROM runs")) {
+            _ = try ReadOnlyQuery.run("SELECT 1; DELETE FROM runs", on: db)
+        }
         #expect(try ReadOnlyQuery.run("SELECT 1 AS one; -- a comment", on: db).table.rows == [[.integer(1)]])
     }
 

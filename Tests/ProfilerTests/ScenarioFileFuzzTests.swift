@@ -27,6 +27,10 @@ struct ScenarioFileFuzzTests {
         "", " ", "\n", ":", "- ", "[", "]", "{", "}", "#", "&a", "*a", "!!int", "'", "\"", "\t", "---", "...", "|",
         "-1", "0", "99999999999999999999999", "1e400", "nan", "~", "null", "true", "rows", "viewport", "lazy",
         "scenario", "parameters", "strategies: [", "é", "🙂", "\u{0}", "\\u0000", "  - ", "scroll: [sideways]",
+        // What the bounded reader refuses: control characters, a byte order mark mid-file,
+        // anchors and aliases, tags, YAML 1.1's base-60, octal and hex numbers.
+        "\u{1}", "\u{7F}", "\u{1B}", "\u{FEFF}", "\u{85}", "&x ", "*x", "? ", "!!str ", "!!int ", "1:30", "010", "0x1F",
+        "1_000", "'2'", "\"2\"", "# & * ", "\"#\"",
     ]
 
     static func mutate(_ text: String, _ rng: inout SeededGenerator) -> String {
@@ -76,6 +80,36 @@ struct ScenarioFileFuzzTests {
             }
         }
         #expect(errors > 1000)
+        #expect(valid > 0)
+    }
+
+    static let budgetSeeds = [
+        "budgets:\n  - scenario: lazy-container\n    metric: bytes_per_instance\n    max: 800\n",
+        "budgets:\n  - scenario: image-cache\n    component: Icon\n    strategy: weak-cache\n    metric: hit_ratio\n    min: 0.5\n",
+        "budgets: [{scenario: identity, metric: allocations_per_instance, max: 3}]\n",
+    ]
+
+    @Test("mutated budgets files: never a crash or a hang, always budgets or an error with line and column",
+          .timeLimit(.minutes(2)))
+    func fuzzBudgets() throws {
+        var rng = SeededGenerator(state: 20261123)
+        var errors = 0, valid = 0
+        for round in 0..<2000 {
+            let text = Self.mutate(Self.budgetSeeds[round % Self.budgetSeeds.count], &rng)
+            do {
+                let budgets = try Budget.parse(text, path: "fuzz.yaml")
+                // A number that reads is a plain decimal.
+                #expect(budgets.allSatisfy { ($0.max ?? 0).isFinite && ($0.min ?? 0).isFinite }, "round \(round)\n\(text)")
+                valid += 1
+            } catch let error as ScenarioFileError {
+                errors += 1
+                #expect(error.line >= 1 && error.column >= 1, "round \(round): \(error)\n\(text)")
+                #expect(error.description.count < 1_000, "round \(round): a message that long quotes too much")
+            } catch {
+                Issue.record("round \(round): an error without a position: \(error)\n\(text)")
+            }
+        }
+        #expect(errors > 500)
         #expect(valid > 0)
     }
 }

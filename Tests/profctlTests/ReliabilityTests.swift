@@ -173,6 +173,8 @@ struct UpgradeTests {
         let refused = try ProfctlProcess.run(["report", "--db", db.path], in: folder.url)
         #expect(refused.status == 9)
         #expect(refused.stderr.contains("Run: profctl migrate"))
+        // Made before profctl marked its files: recognised by schema_migrations, stamped by migrate.
+        #expect(try SQLiteConnection(path: db.path, mode: .readOnly).scalar("PRAGMA application_id") == .integer(0))
 
         let migrate = try ProfctlProcess.run(["migrate", "--db", db.path], in: folder.url)
         #expect(migrate.status == 0, "\(migrate.stderr)")
@@ -182,6 +184,7 @@ struct UpgradeTests {
         #expect(try after.scalar("SELECT count(*) FROM events WHERE step <> 0")?.int64 == 0)
         #expect(try after.rows("SELECT DISTINCT step FROM event_log") == [[.text("run")]])
         #expect(try after.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try after.scalar("PRAGMA application_id") == .integer(Int64(Migrator.applicationID)))
 
         let report = try ProfctlProcess.run(["report", "--db", db.path, "--run", "00000000-0000-0000-0000-000000001000", "--format", "csv"],
                                             in: folder.url)

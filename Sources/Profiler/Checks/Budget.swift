@@ -33,20 +33,20 @@ public struct Budget: Sendable, Equatable {
 
     static let keys = ["scenario", "component", "strategy", "metric", "max", "min"]
 
-    /// Reads a budgets file; mistakes come back with file, line and column.
+    /// Reads a budgets file, with bounded work whatever it holds (BoundedYAML); mistakes
+    /// come back with file, line and column.
     public static func load(path: String) throws -> [Budget] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioFileError(path: path, line: 0, column: 0, message: "cannot read the budgets file as UTF-8 text")
-        }
-        return try parse(text, path: path)
+        try read(BoundedYAML.load(path: path, what: "budgets file"), path: path)
     }
 
     public static func parse(_ text: String, path: String) throws -> [Budget] {
+        try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path)
+    }
+
+    static func read(_ root: Node?, path: String) throws -> [Budget] {
         func fail(_ node: Node?, _ message: String) -> ScenarioFileError {
             ScenarioFileError(path: path, line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1, message: message)
         }
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch let error as YamlError { throw ScenarioFile.error(from: error, path: path) }
         guard let root, let top = root.mapping, let list = top["budgets"] else {
             throw fail(root, "a budgets file is a mapping with a `budgets:` list")
         }
@@ -56,18 +56,21 @@ public struct Budget: Sendable, Equatable {
             var fields: [String: Node] = [:]
             for (key, value) in mapping {
                 guard let name = key.string, keys.contains(name) else {
-                    throw fail(key, "unknown key '\(key.string ?? "?")'; valid keys: \(keys.joined(separator: ", "))")
+                    throw fail(key, "unknown key '\(BoundedYAML.excerpt(key.string ?? "?"))'; valid keys: \(keys.joined(separator: ", "))")
                 }
                 fields[name] = value
             }
             func word(_ name: String) throws -> String? {
                 guard let node = fields[name] else { return nil }
                 guard let text = node.scalar?.string, !text.isEmpty else { throw fail(node, "\(name) must be a word") }
+                if let problem = StrictScalars.wordProblem(text, name) { throw fail(node, problem) }
                 return text
             }
             func number(_ name: String) throws -> Double? {
                 guard let node = fields[name] else { return nil }
-                guard node.scalar != nil, let value = node.float else { throw fail(node, "\(name) must be a number") }
+                guard let scalar = node.scalar, let value = StrictScalars.number(scalar) else {
+                    throw fail(node, "\(name) must be a number\(StrictScalars.hint(node.scalar))")
+                }
                 return value
             }
             guard let scenario = try word("scenario") else { throw fail(item, "a budget needs `scenario:`") }

@@ -36,41 +36,21 @@ public struct ScenarioFile: Sendable {
 
     static let keys = ["scenario", "name", "repeats", "strategies", "parameters"]
 
+    /// Reads and checks a scenario file, with bounded work whatever it holds (BoundedYAML).
     public static func load(path: String) throws -> ScenarioFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioFileError(path: path, line: 0, column: 0, message: "cannot read the file (does it exist?)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioFileError(path: path, line: 0, column: 0, message: "the file is not UTF-8 text")
-        }
-        return try parse(text, path: path)
+        try read(BoundedYAML.load(path: path, what: "scenario file"), path: path)
     }
 
     public static func parse(_ text: String, path: String) throws -> ScenarioFile {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw ScenarioFileError(path: path, line: 1, column: 1,
-                                        message: "the file is empty; it needs at least `scenario: NAME`")
-            }
-            root = node
-        } catch let error as YamlError {
-            throw Self.error(from: error, path: path)
-        }
-        return try Reader(path: path).read(root)
+        try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path)
     }
 
-    /// Where libyaml found a syntax problem.
-    static func error(from error: YamlError, path: String) -> ScenarioFileError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ScenarioFileError(path: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ScenarioFileError(path: path, line: context.mark.line, column: context.mark.column,
-                                     message: "\(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")) appears twice in this mapping")
-        default:
-            return ScenarioFileError(path: path, line: 1, column: 1, message: "YAML: \(error)")
+    static func read(_ root: Node?, path: String) throws -> ScenarioFile {
+        guard let root else {
+            throw ScenarioFileError(path: path, line: 1, column: 1,
+                                    message: "the file is empty; it needs at least `scenario: NAME`")
         }
+        return try Reader(path: path).read(root)
     }
 
     /// Reads the node tree, failing at the first problem with its position.
@@ -88,7 +68,7 @@ public struct ScenarioFile: Sendable {
             var fields: [String: (key: Node, value: Node)] = [:]
             for (key, value) in mapping {
                 guard let name = key.string, ScenarioFile.keys.contains(name) else {
-                    throw fail(key, "unknown key '\(key.string ?? "?")'; valid keys: \(ScenarioFile.keys.joined(separator: ", "))")
+                    throw fail(key, "unknown key '\(BoundedYAML.excerpt(key.string ?? "?"))'; valid keys: \(ScenarioFile.keys.joined(separator: ", "))")
                 }
                 guard fields[name] == nil else { throw fail(key, "'\(name)' appears twice") }
                 fields[name] = (key, value)
@@ -117,6 +97,7 @@ public struct ScenarioFile: Sendable {
 
         func text(_ node: Node, _ what: String) throws -> String {
             guard let scalar = node.scalar, !scalar.string.isEmpty else { throw fail(node, "\(what) must be a word, not a list or a mapping") }
+            if let problem = StrictScalars.wordProblem(scalar.string, what) { throw fail(node, problem) }
             return scalar.string
         }
 
@@ -124,15 +105,15 @@ public struct ScenarioFile: Sendable {
             let name = try text(node, "name")
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
             guard name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
-                throw fail(node, "name '\(name)' must be at most 64 letters, digits, '-', '_' or '.'")
+                throw fail(node, "name '\(BoundedYAML.excerpt(name))' must be at most 64 letters, digits, '-', '_' or '.'")
             }
             if let reason = RunNames.builtInClash(name) { throw fail(node, reason) }
             return name
         }
 
         func integer(_ node: Node, _ what: String, _ range: ClosedRange<Int>) throws -> Int {
-            guard node.scalar != nil, let value = node.int else {
-                throw fail(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            guard let scalar = node.scalar, let value = StrictScalars.integer(scalar) else {
+                throw fail(node, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(StrictScalars.hint(node.scalar))")
             }
             guard range.contains(value) else {
                 throw fail(node, "\(what) \(value) is out of range: expected \(range.lowerBound) to \(range.upperBound)")
@@ -146,7 +127,7 @@ public struct ScenarioFile: Sendable {
             return try items.map { item in
                 let name = try text(item, "a strategy")
                 guard scenario.strategies.contains(name) else {
-                    throw fail(item, "unknown strategy '\(name)' for \(scenario.name); known: \(scenario.strategies.joined(separator: ", "))")
+                    throw fail(item, "unknown strategy '\(BoundedYAML.excerpt(name))' for \(scenario.name); known: \(scenario.strategies.joined(separator: ", "))")
                 }
                 return name
             }
@@ -163,8 +144,9 @@ public struct ScenarioFile: Sendable {
             var values: [String: ParameterValue] = [:]
             for (key, value) in mapping {
                 let name = key.string ?? "?"
+                if let problem = StrictScalars.wordProblem(name, "a parameter name") { throw fail(key, problem) }
                 guard let spec = scenario.parameters.first(where: { $0.name == name }) else {
-                    throw fail(key, "\(scenario.name) has no parameter '\(name)'; its parameters: \(scenario.parameters.map(\.name).joined(separator: ", "))")
+                    throw fail(key, "\(scenario.name) has no parameter '\(BoundedYAML.excerpt(name))'; its parameters: \(scenario.parameters.map(\.name).joined(separator: ", "))")
                 }
                 guard values[name] == nil else { throw fail(key, "'\(name)' appears twice") }
                 values[name] = try parameter(value, spec)
@@ -176,11 +158,11 @@ public struct ScenarioFile: Sendable {
             let candidate: ParameterValue?
             switch spec.kind {
             case .integer(let range): candidate = .int(try integer(node, spec.name, range))
-            case .choices: candidate = node.scalar.map { .string($0.string) }
+            case .choices: candidate = node.scalar == nil ? nil : .string(try text(node, spec.name))
             case .script(let moves):
                 candidate = .strings(try list(node, spec.name).map { item in
                     let move = try text(item, "a move")
-                    guard moves.contains(move) else { throw fail(item, "unknown move '\(move)' in \(spec.name); moves: \(moves.joined(separator: ", "))") }
+                    guard moves.contains(move) else { throw fail(item, "unknown move '\(BoundedYAML.excerpt(move))' in \(spec.name); moves: \(moves.joined(separator: ", "))") }
                     return move
                 })
             }

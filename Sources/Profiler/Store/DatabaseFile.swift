@@ -5,6 +5,8 @@ import Foundation
 enum DatabaseFile {
     enum State: Equatable {
         case missing
+        /// A directory, a named pipe, a symbolic link loop, a device: `kind` says which.
+        case notAFile(kind: String)
         case empty
         case notSQLite
         case truncated(expected: Int, actual: Int)
@@ -13,9 +15,25 @@ enum DatabaseFile {
 
     /// Reads the 100-byte SQLite header: the magic string, the page size (offset 16) and
     /// the page count (offset 28). A healthy file is at least page size x page count long.
+    /// What is not a regular file is told apart first: opening a named pipe to read its
+    /// header would wait for a writer forever.
     static func inspect(_ path: String) -> State {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .missing }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            switch errno {
+            case ELOOP: return .notAFile(kind: "a symbolic link loop (following it never reaches a file)")
+            case ENOENT: return .missing
+            default: return .plausible  // SQLite reports it (a permission, a path through a file)
+            }
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .notAFile(kind: "a directory")
+        case S_IFIFO: return .notAFile(kind: "a named pipe (FIFO)")
+        case S_IFSOCK: return .notAFile(kind: "a socket")
+        default: return .notAFile(kind: "a device")
+        }
+        let size = Int(info.st_size)
         if size == 0 { return .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { return .plausible }
         defer { try? handle.close() }
@@ -33,10 +51,19 @@ enum DatabaseFile {
     static func check(_ path: String, allowMissing: Bool, allowEmpty: Bool) throws {
         switch inspect(path) {
         case .missing where !allowMissing: throw StoreError.missingDatabase(path: path)
+        case .notAFile(let kind): throw StoreError.notAFile(path: path, kind: kind)
         case .empty where !allowEmpty: throw StoreError.emptyDatabase(path: path)
         case .notSQLite: throw StoreError.notADatabase(path: path)
         case .truncated(let expected, let actual): throw StoreError.truncatedDatabase(path: path, expected: expected, actual: actual)
         default: return
+        }
+    }
+
+    /// Removes a database this process created, with SQLite's files beside it. Call it
+    /// only after every connection to it is closed.
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 }

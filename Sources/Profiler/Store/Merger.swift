@@ -28,12 +28,27 @@ public enum Merger {
                              "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
                              "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
 
+    /// Every input is checked before the output is touched; an output this call created
+    /// is removed again when an input fails half-way, so a failed merge leaves no file.
     public static func merge(into output: String, from inputs: [String]) throws -> [Outcome] {
+        for input in inputs {
+            // A database this binary understands, checked without writing to it.
+            _ = try ProfileStore.openForReading(path: input, repairAbandoned: false)
+        }
+        let creating = DatabaseFile.inspect(output) == .missing
+        do {
+            return try mergeChecked(into: output, from: inputs)
+        } catch {
+            if creating { DatabaseFile.remove(output) }
+            throw error
+        }
+    }
+
+    /// The merge itself; its connection is closed when it returns or throws.
+    private static func mergeChecked(into output: String, from inputs: [String]) throws -> [Outcome] {
         let db = try ProfileStore.openForWriting(path: output)
         var outcomes: [Outcome] = []
         for input in inputs {
-            // Checks the input is a database this binary understands, without writing to it.
-            _ = try ProfileStore.openForReading(path: input, repairAbandoned: false)
             let uri = "file:" + (input.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? input) + "?mode=ro"
             try db.run("ATTACH DATABASE ? AS source", [.text(uri)])
             defer { try? db.execute("DETACH DATABASE source") }

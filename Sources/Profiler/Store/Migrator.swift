@@ -59,9 +59,10 @@ public struct Migrator: Sendable {
         return rows.sorted { $0.version < $1.version }
     }
 
-    /// Refuses a database this binary cannot safely use: newer schema, or an applied
-    /// migration whose text differs from the embedded one.
+    /// Refuses a database this binary cannot safely use: another application's, a newer
+    /// schema, or an applied migration whose text differs from the embedded one. Reads only.
     public func verify(_ db: SQLiteConnection) throws {
+        try checkOwnership(db)
         let done = try applied(in: db)
         if let newest = done.keys.max(), newest > latestVersion {
             throw StoreError.schemaNewer(path: db.path, found: newest, known: latestVersion)
@@ -104,6 +105,7 @@ public struct Migrator: Sendable {
             }
             if didApply { appliedNow.append(m.version) }
         }
+        try stamp(db)
         return appliedNow
     }
 }

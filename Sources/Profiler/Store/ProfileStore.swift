@@ -17,6 +17,7 @@ public enum ProfileStore {
         try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            // Before anything is written (WAL, schema): another application's file is refused untouched.
             try migrator.verify(db)
             // WAL: readers never block the writer, and a crash loses at most the open transaction.
             if try db.scalar("PRAGMA journal_mode")?.string?.lowercased() != "wal" {
@@ -62,7 +63,7 @@ public enum ProfileStore {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
-            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
+            try Migrator().checkOwnership(db)
             return db
         }
     }

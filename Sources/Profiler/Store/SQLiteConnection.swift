@@ -5,7 +5,10 @@ import Foundation
 /// Not thread-safe: each thread that needs the database opens its own connection.
 public final class SQLiteConnection {
     public enum Mode: Sendable {
-        /// Reading only; the file must exist. Writes are refused by SQLite itself.
+        /// Reading only; the file must exist. Writes are refused by SQLite itself
+        /// (`query_only`). When the file and its folder are writable the handle is opened
+        /// read-write all the same: only then can the last connection to a WAL database
+        /// remove the `-wal` and `-shm` files as it closes, so reading leaves none behind.
         case readOnly
         /// Reading and writing; the file is created when missing.
         case readWriteCreate
@@ -20,7 +23,7 @@ public final class SQLiteConnection {
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         var db: OpaquePointer?
         let flags: Int32 = switch mode {
-        case .readOnly: SQLITE_OPEN_READONLY
+        case .readOnly: Self.canCleanUpBeside(path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
         case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: SQLITE_OPEN_READWRITE
         }
@@ -48,6 +51,13 @@ public final class SQLiteConnection {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Whether a plain path's file and folder are writable (a URI keeps the mode it asks for).
+    static func canCleanUpBeside(_ path: String) -> Bool {
+        guard !path.hasPrefix("file:") else { return false }
+        let folder = (path as NSString).deletingLastPathComponent
+        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+    }
 
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
@@ -80,9 +90,7 @@ public final class SQLiteConnection {
             throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement found", sql: sql)
         }
         let result = Statement(connection: self, handle: statement, sql: sql)
-        if containsStatement(leftover) {
-            throw SQLiteError(code: SQLITE_MISUSE, message: "only one statement at a time is allowed; remove what follows the first ';'", sql: sql)
-        }
+        if containsStatement(leftover) { throw StoreError.multipleStatements(sql: sql) }
         return result
     }
 

@@ -5,6 +5,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case missingDatabase(path: String)
     case emptyDatabase(path: String)
     case notADatabase(path: String)
+    case notAFile(path: String, kind: String)
+    case foreignDatabase(path: String, reason: String)
+    case multipleStatements(sql: String)
     case truncatedDatabase(path: String, expected: Int, actual: Int)
     case schemaNewer(path: String, found: Int, known: Int)
     case needsMigration(path: String, found: Int, latest: Int)
@@ -20,6 +23,12 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
             "no database at \(path); record one first, for example: profctl record lazy-container --db \(path)"
         case .emptyDatabase(let path):
             "\(path) is an empty file: nothing has been recorded into it yet (profctl record lazy-container --db \(path))"
+        case .notAFile(let path, let kind):
+            "\(path) is \(kind), not a database file; point --db at a file (a new one is created by record)"
+        case .foreignDatabase(let path, let reason):
+            "\(path) belongs to another application: \(reason). profctl left it untouched; point --db at a profctl database or at a new file"
+        case .multipleStatements(let sql):
+            "query runs one statement at a time; remove what follows the first one: \(sql.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))"
         case .truncatedDatabase(let path, let expected, let actual):
             "\(path) is truncated: its header says \(expected) bytes, the file has \(actual); restore it from a copy (the file was not changed)"
         case .notADatabase(let path):

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+/// Inputs that cannot hurt, through the real binary: bad files are refused quickly with
+/// their position, foreign databases are left alone, odd --db paths are named, and
+/// reading leaves nothing behind.
+@Suite("Inputs through profctl")
+struct InputProcessTests {
+    func sqlite3(_ database: URL, _ sql: String) throws -> String {
+        let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [database.path, sql],
+                                            in: database.deletingLastPathComponent())
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The files in `folder` whose names start with `prefix`, sorted.
+    func files(_ folder: URL, _ prefix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    @Test("a scenario file of nested aliases: exit 64 at once with its position, and no database created")
+    func aliasBombRecord() throws {
+        let folder = try TemporaryFolder()
+        let bomb = folder.url.appendingPathComponent("bomb.yaml")
+        var lines = ["scenario: lazy-list", "a: &a [x, x, x, x, x, x, x, x, x]"]
+        let names = ["a", "b", "c", "d", "e", "f", "g"]
+        for (previous, name) in zip(names, names.dropFirst()) {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        lines.append("? [*g, *g]\n: 1\n")
+        try lines.joined(separator: "\n").write(to: bomb, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try ProfctlProcess.run(["record", bomb.path], in: folder.url)
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("bomb.yaml:2:4:"), "\(result.stderr)")
+        #expect(try files(folder.url, "profile.sqlite").isEmpty)
+    }
+
+    @Test("a budgets file with a control character: exit 64 with its line and column")
+    func badBudgetsFile() throws {
+        let folder = try TemporaryFolder()
+        _ = try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url)
+        let budgets = folder.url.appendingPathComponent("budgets.yaml")
+        try "budgets:\n  - scenario: lazy-container\n    metric: bytes_per_instance\n    max: 8\u{0}00\n"
+            .write(to: budgets, atomically: true, encoding: .utf8)
+        let result = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("budgets.yaml:4:11:"), "\(result.stderr)")
+    }
+
+    @Test("record into another application's SQLite file is refused with exit 14 and leaves it byte for byte")
+    func foreignDatabase() throws {
+        let folder = try TemporaryFolder()
+        let database = folder.url.appendingPathComponent("notes.sqlite")
+        _ = try sqlite3(database, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me');")
+        let before = try Data(contentsOf: database)
+        for arguments in [["record", "lazy-container", "--instances", "3", "--quiet"], ["migrate"], ["report"], ["runs"],
+                          ["baseline", "set", "main"]] {
+            let result = try ProfctlProcess.run(arguments + ["--db", database.path], in: folder.url)
+            #expect(result.status == 14, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("notes.sqlite") && result.stderr.contains("another application"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: database) == before)
+        #expect(try files(folder.url, "notes.sqlite") == ["notes.sqlite"])
+        // Another application that marks its files is told apart by its application id alone.
+        let marked = folder.url.appendingPathComponent("marked.sqlite")
+        _ = try sqlite3(marked, "PRAGMA application_id = 1234; CREATE TABLE schema_migrations (version INTEGER);")
+        let markedBefore = try Data(contentsOf: marked)
+        let result = try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet", "--db", marked.path], in: folder.url)
+        #expect(result.status == 14, "\(result.stderr)")
+        #expect(try Data(contentsOf: marked) == markedBefore)
+    }
+
+    @Test("profctl marks its databases with its application id, and stamps an older one when it writes to it")
+    func applicationID() throws {
+        let folder = try TemporaryFolder()
+        let database = folder.url.appendingPathComponent("profile.sqlite")
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url).status == 0)
+        #expect(try sqlite3(database, "PRAGMA application_id") == "1886547814")
+        // A database from before the id: recognised by its schema_migrations table.
+        _ = try sqlite3(database, "PRAGMA application_id = 0")
+        #expect(try ProfctlProcess.run(["report"], in: folder.url).status == 0)
+        #expect(try sqlite3(database, "PRAGMA application_id") == "0")
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url).status == 0)
+        #expect(try sqlite3(database, "PRAGMA application_id") == "1886547814")
+    }
+
+    @Test("a directory, a FIFO or a symlink loop as --db is named for what it is", arguments: [
+        ("directory", "is a directory"), ("fifo", "is a named pipe"), ("loop", "is a symbolic link loop"),
+    ])
+    func notAFile(kind: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("odd.sqlite")
+        switch kind {
+        case "directory": try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
+        case "fifo": #expect(mkfifo(path.path, 0o600) == 0)
+        default: try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: path.path)
+        }
+        for arguments in [["runs"], ["report"], ["query", "SELECT 1"], ["record", "lazy-container", "--instances", "3", "--quiet"]] {
+            let start = Date()
+            let result = try ProfctlProcess.run(arguments + ["--db", path.path], in: folder.url)
+            #expect(Date().timeIntervalSince(start) < 5)
+            #expect(result.status == 3, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("odd.sqlite") && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("merge with a failing input leaves no output file behind")
+    func mergeCleansUp() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet", "--db", "good.sqlite"],
+                                       in: folder.url).status == 0)
+        try Data(repeating: 0x41, count: 4096).write(to: folder.url.appendingPathComponent("bad.sqlite"))
+        let result = try ProfctlProcess.run(["merge", "out.sqlite", "good.sqlite", "bad.sqlite"], in: folder.url)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(try files(folder.url, "out.sqlite").isEmpty)
+        // Merging into an existing history keeps it.
+        #expect(try ProfctlProcess.run(["merge", "out.sqlite", "good.sqlite"], in: folder.url).status == 0)
+        #expect(try ProfctlProcess.run(["merge", "out.sqlite", "bad.sqlite"], in: folder.url).status == 3)
+        #expect(try files(folder.url, "out.sqlite") == ["out.sqlite"])
+    }
+
+    @Test("query with several statements exits 64")
+    func queryMultipleStatements() throws {
+        let folder = try TemporaryFolder()
+        _ = try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url)
+        let result = try ProfctlProcess.run(["query", "SELECT 1; SELECT 2"], in: folder.url)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("one statement"), "\(result.stderr)")
+    }
+
+    @Test("runs --limit -1 says what is valid")
+    func negativeLimit() throws {
+        let folder = try TemporaryFolder()
+        let result = try ProfctlProcess.run(["runs", "--limit", "-1"], in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--limit must be at least 1 (got -1)"), "\(result.stderr)")
+    }
+
+    @Test("reading commands leave no -wal or -shm file behind")
+    func readersLeaveNoFiles() throws {
+        let folder = try TemporaryFolder()
+        for _ in 0..<2 {
+            #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url).status == 0)
+        }
+        #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
+        #expect(try files(folder.url, "profile.sqlite") == ["profile.sqlite"])
+        let before = try Data(contentsOf: folder.url.appendingPathComponent("profile.sqlite"))
+        let commands: [[String]] = [
+            ["report"], ["runs"], ["query", "SELECT count(*) FROM runs"], ["check", "--baseline", "previous"],
+            ["trend", "--scenario", "lazy-container", "--component", "Label", "--strategy", "eager", "--metric", "bytes_per_instance"],
+            ["compare", "main", "latest"], ["export", "--run", "latest", "-o", "trace.json"], ["baseline", "list"],
+            ["migrate", "--status"],
+        ]
+        for arguments in commands {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 0 || (arguments[0] == "check" && result.status == 2), "\(arguments): \(result.stderr)")
+            #expect(try files(folder.url, "profile.sqlite") == ["profile.sqlite"], "\(arguments)")
+        }
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("profile.sqlite")) == before)
+    }
+}
