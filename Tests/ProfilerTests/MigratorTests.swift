@@ -64,6 +64,36 @@ struct MigratorTests {
         #expect(applied == [2])
     }
 
+    @Test("upgrading a version-2 database: a lazy row that costs more than eager has no break-even (NULL, read as never), not -20")
+    func breakEvenNeverAfterUpgrade() throws {
+        let temp = try TemporaryDatabase()
+        let version2 = Migrator(migrations: Migrator().migrations.filter { $0.version <= 2 })
+        let old = try ProfileStore.openForWriting(path: temp.path, migrator: version2)
+        try old.run("""
+            INSERT INTO runs (run_key, run_id, scenario, status, started_at, host, os, arch, swift_version,
+                              build_configuration, tool_version, baseline_strategy, parameters, process_id)
+            VALUES (1, 'run-1', 'tiny-container', 'complete', '2026-11-22T00:00:00.000Z', 'h', 'linux', 'x86_64', '6',
+                    'debug', '0', 'eager', '{"repeats": 1}', 1)
+            """)
+        // Tiny: eager 40 B, lazy 48 B (the container costs more); Label: eager 705 B, lazy 48 B.
+        for (ordinal, component, strategy, bytes) in [(1, "Tiny", "eager", 40), (2, "Tiny", "lazy", 48),
+                                                      (3, "Label", "eager", 705), (4, "Label", "lazy", 48)] {
+            try old.run("""
+                INSERT INTO rollups VALUES (1, ?, ?, ?, 1, 1, 1, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(component), .text(strategy), .integer(Int64(ordinal))] + Array(repeating: SQLValue.integer(Int64(bytes)), count: 8))
+        }
+        let breakEven = "SELECT break_even_pct FROM savings_report WHERE component = ? AND strategy = 'lazy' AND bytes_measure = 'requested'"
+        #expect(try old.scalar(breakEven, [.text("Tiny")]) == .real(-20))
+
+        let (upgraded, applied) = try ProfileStore.openAndMigrate(path: temp.path)
+        #expect(applied.contains(3))
+        #expect(try upgraded.scalar(breakEven, [.text("Tiny")]) == .null)
+        #expect(try upgraded.scalar(breakEven, [.text("Label")]) == .real(93.19))
+        let report = try RunReport.load(try RunQueries.resolve("run-1", in: upgraded), measure: .requested, from: upgraded)
+        let column = try #require(report.table.columns.firstIndex(of: "break_even_pct"))
+        #expect(report.table.rows.map { $0[column] } == [.null, .text("never"), .null, .real(93.19)])
+    }
+
     @Test("a failing migration leaves the database as it was")
     func failedMigrationRollsBack() throws {
         let temp = try TemporaryDatabase()

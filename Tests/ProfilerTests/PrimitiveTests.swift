@@ -105,6 +105,27 @@ struct IdentityStoreTests {
         try store.removeAll()
         #expect(store.elements.isEmpty)
     }
+
+    @Test("every release (on a change and in removeAll) frees what its element's create took, allocating nothing")
+    func releasesGiveBack() throws {
+        let events = try onOwnThread { () throws -> [Event] in
+            let sink = CollectingSink()
+            let probe = Probe(sink: sink, component: "row", strategy: "test")
+            let store = IdentityStore<Int, FeedRow>()
+            try store.update(Array(1...20), probe: probe, make: { id, _ in FeedRow(item: id) }, configure: { _, _ in })
+            try store.update(Array(11...30), probe: probe, make: { id, _ in FeedRow(item: id) }, configure: { _, _ in })
+            try store.removeAll(probe: probe)
+            return sink.events
+        }
+        let creates = events.filter { $0.kind == .create }, releases = events.filter { $0.kind == .release }
+        #expect(creates.count == 30 && releases.count == 30)
+        let perElement = try #require(creates.first).requestedBytes
+        #expect(perElement > 0)
+        for release in releases {
+            #expect(release.requestedBytes == -perElement)
+            #expect(release.allocations == 0 && release.frees > 0)
+        }
+    }
 }
 
 @Suite("Layout template")

@@ -37,7 +37,8 @@ open class View {
 
     public func removeFromSuperview() {
         guard let parent = superview else { return }
-        if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+        // From the end: views are mostly removed newest first, which makes that O(1).
+        if let index = parent.subviews.lastIndex(where: { $0 === self }) {
             parent.subviews.remove(at: index)
         }
         superview = nil

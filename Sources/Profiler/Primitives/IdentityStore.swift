@@ -49,26 +49,32 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
                 configure(element, position)
             }
         }
-        for id in elements.keys where !seen.contains(id) {
-            if let probe {
-                try probe.instance(changes.released).measure(.release) { elements[id] = nil }
-            } else {
-                elements[id] = nil
-            }
+        // The identities to release, copied out first: removing from `elements` while
+        // iterating its own `keys` would copy the whole table on the first removal (the
+        // iterator still shares its storage) and keep every element alive in that copy,
+        // so each release would measure the copy's bytes and free nothing.
+        let vanished = elements.keys.filter { !seen.contains($0) }
+        for id in vanished {
+            try release(id, instance: changes.released, probe: probe)
             changes.released += 1
         }
         return changes
     }
 
-    /// Releases every element.
+    /// Releases every element. The table keeps its storage (a later `update` reuses it),
+    /// so each release gives back exactly what its element held.
     public func removeAll(probe: Probe? = nil) throws {
-        for (index, id) in elements.keys.enumerated() {
-            if let probe {
-                try probe.instance(index).measure(.release) { elements[id] = nil }
-            } else {
-                elements[id] = nil
-            }
+        for (index, id) in Array(elements.keys).enumerated() {
+            try release(id, instance: index, probe: probe)
         }
-        elements = [:]
+    }
+
+    /// Drops one element, under measurement when there is a probe (a `release` event).
+    private func release(_ id: ID, instance: Int, probe: Probe?) throws {
+        if let probe {
+            try probe.instance(instance).measure(.release) { _ = elements.removeValue(forKey: id) }
+        } else {
+            elements.removeValue(forKey: id)
+        }
     }
 }

@@ -57,7 +57,12 @@ public final class StrongImageCache: ImageCache, @unchecked Sendable {
     var entries: [String: Image] = [:]
     let lock = NSLock()
 
-    public init(catalog: ImageCatalog) { self.catalog = catalog }
+    public init(catalog: ImageCatalog) {
+        self.catalog = catalog
+        // The table has room for every name up front and keeps it: it is the cache's own
+        // cost, so no image's miss is charged for it and no image's release gives it back.
+        entries.reserveCapacity(catalog.sizes.count)
+    }
 
     public func image(named name: String, probe: Probe) throws -> Image {
         try measuredLookup(probe) {
@@ -126,8 +131,6 @@ public final class SweepingImageCache: ImageCache, @unchecked Sendable {
                         strong.entries[name] = image
                         return false
                     }
-                    // The last eviction gives back the table's storage too, inside its measurement.
-                    if strong.entries.isEmpty { strong.entries = [:] }
                     return true
                 }
             }
@@ -154,6 +157,9 @@ public final class WeakImageCache: ImageCache, @unchecked Sendable {
 
     public init(catalog: ImageCatalog) {
         self.catalog = catalog
+        // Room for every name up front, kept when entries go: the table is the cache's own
+        // cost, charged to no image's miss and given back by no image's release.
+        entries.reserveCapacity(catalog.sizes.count)
         releaseHandler = { [weak self] name in self?.drop(name) }
     }
 
@@ -168,11 +174,10 @@ public final class WeakImageCache: ImageCache, @unchecked Sendable {
         }
     }
 
-    /// The image's last user let go: forget the entry, and the table once it is empty.
+    /// The image's last user let go: forget the entry (the table keeps its room).
     private func drop(_ name: String) {
         lock.withLock {
             if entries[name]?.image == nil { entries[name] = nil }
-            if entries.isEmpty { entries = [:] }
         }
     }
 }

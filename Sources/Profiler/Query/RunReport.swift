@@ -17,8 +17,23 @@ public struct RunReport: Sendable {
         let statement = try db.prepare(sql)
         let keep = statement.columnNames.enumerated().filter { !runColumns.contains($0.element) }
         let rows = try statement.rows(values).map { row in keep.map { row[$0.offset] } }
-        return RunReport(run: run, kind: kind, measure: savings ? measure : nil,
-                         table: ResultTable(columns: keep.map(\.element), rows: rows))
+        let table = neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows))
+        return RunReport(run: run, kind: kind, measure: savings ? measure : nil, table: table)
+    }
+
+    /// What a report prints for a lazy row whose break-even rate is NULL: lazy never wins
+    /// (the container costs as much as the component or more). The views keep NULL, so
+    /// comparisons in SQL stay false; every output format shows the word.
+    static let never = SQLValue.text("never")
+
+    static func neverWhereLazyNeverWins(_ table: ResultTable) -> ResultTable {
+        guard let breakEven = table.columns.firstIndex(of: "break_even_pct"),
+              let strategy = table.columns.firstIndex(of: "strategy") else { return table }
+        var copy = table
+        for index in copy.rows.indices where copy.rows[index][strategy] == .text("lazy") && copy.rows[index][breakEven] == .null {
+            copy.rows[index][breakEven] = never
+        }
+        return copy
     }
 
     /// The runs a report covers: one by id (or `latest`), the newest of one scenario, or

@@ -13,6 +13,9 @@ public struct ImageCacheScenario: Scenario {
         ParameterSpec("photo_side", "photo width and height in pixels (512: 1 MB decoded)", .integer(1...8192), default: .int(512)),
     ]
     public let report = ReportKind.imageCache
+    public let keptOnPurpose = [
+        KeptBytes(strategy: "strong-cache", .everything, because: "a strong cache holds every image it decoded for its whole life"),
+    ]
 
     public init() {}
 

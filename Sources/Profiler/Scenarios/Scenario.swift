@@ -42,12 +42,16 @@ public protocol Scenario: Sendable {
     var countParameter: String { get }
     /// The report that fits this scenario.
     var report: ReportKind { get }
+    /// What it leaves behind on purpose after its release steps; everything else it
+    /// builds, it gives back (empty by default).
+    var keptOnPurpose: [KeptBytes] { get }
     /// Runs once per repeat.
     func run(_ context: ScenarioContext) throws
 }
 
 extension Scenario {
     public var report: ReportKind { .savings }
+    public var keptOnPurpose: [KeptBytes] { [] }
 
     /// Resolves options against this scenario: defaults filled in, every name and value
     /// checked. Throws with the valid choices on the first problem.
