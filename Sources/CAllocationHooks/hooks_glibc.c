@@ -8,6 +8,13 @@
  *   - no dlsym on the hot path (malloc_usable_size has no __libc_ alias: resolved once);
  *   - a thread-local reentrancy guard: a nested call (dlsym, pthread_setspecific) just
  *     forwards, uncounted.
+ *
+ * The shape, for speed: everything a thread does to its own blocks touches only its own
+ * counters and its own table of tracked blocks, with plain loads and stores (no locked
+ * instruction, no lock). Other threads only read a thread's table (under its lock,
+ * validated by a sequence count) and hand the blocks they free back to their owner
+ * (see "foreign frees"); the owner takes its lock only when a region opens or closes
+ * and when its table grows.
  */
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
@@ -29,47 +36,116 @@ extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
 #define PROFCTL_MAX_THREADS 4096
+#define MAX_DEPTH PROFCTL_MAX_REGION_DEPTH
 #define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-typedef _Atomic uint64_t counter;
+/* Counters written by one thread with plain stores and read by others with relaxed
+ * atomic loads (a torn read cannot happen on 64-bit words; the figures are read once
+ * the work is done). */
+static inline uint64_t peek(const uint64_t *c) { return __atomic_load_n(c, __ATOMIC_RELAXED); }
 
-/* One thread's counters. Only the owner thread writes them (plain loads and stores,
- * no locked instructions), except foreign_reclaimed_*, written by other threads that
- * free this thread's blocks, and everything in the shared slot 0. */
+/* ---- per-thread counters ---- */
+
+/* One thread's counters. Only the owner thread writes them, except the shared slot 0
+ * (threads with no slot of their own), written with locked adds. */
 typedef struct slot {
     _Atomic int in_use;
-    counter allocations, requested, usable;
-    counter frees, freed_usable;
-    counter attributed_allocations, attributed_requested, attributed_usable;
-    counter reclaimed_requested, reclaimed_usable;             /* freed by the owner thread */
-    counter foreign_reclaimed_requested, foreign_reclaimed_usable; /* freed by other threads */
-    counter prior_freed_requested, prior_freed_usable, tracked_freed_usable;
-    /* Epoch of the outermost open region, 0 when none: blocks freed while their region
-     * is still open are "reclaimed" from it; later frees are not the region's business. */
-    counter open_epoch;
+    uint64_t allocations, requested, usable; /* every allocation */
+    profctl_snapshot c;                      /* what regions and windows read */
 } slot;
 
-/* Slot 0 is shared by threads that have no slot of their own (exiting, or too many). */
+#define SLOT_COUNTERS (3 + sizeof(profctl_snapshot) / sizeof(uint64_t))
+
 static slot slots[PROFCTL_MAX_THREADS];
-static slot retired; /* totals folded in from exited threads */
-static counter threads_seen, threads_exited;
-static counter next_scope_id = 1;
+static slot retired; /* totals folded in from exited threads, under registry_lock */
+static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
+static _Atomic uint32_t slots_high_water; /* highest slot index ever claimed, + 1 */
+static _Atomic uint64_t threads_seen, threads_exited;
+static _Atomic uint64_t next_scope_id = 1;
+
+/* ---- the table of tracked blocks, one per thread slot ---- */
+
+typedef struct entry {
+    uintptr_t address; /* 0: empty */
+    uint64_t requested;
+    uint64_t usable;
+    uint64_t tag; /* low 40 bits: innermost region id at allocation (0: none); high 24: window epoch */
+} entry;
+
+#define SCOPE_BITS 40
+#define SCOPE_MASK ((1ull << SCOPE_BITS) - 1)
+#define WINDOW_MASK ((1ull << (64 - SCOPE_BITS)) - 1)
+
+/* Open addressing, linear probing, backward-shift deletion (no tombstones, so the table
+ * never fills with dead slots and never rebuilds except to grow). Only the owner thread
+ * inserts and removes; it bumps `seq` around each backward shift so that a reader on
+ * another thread can tell it may have missed a moving entry and look again. */
+typedef struct table {
+    /* The owner's line. */
+    entry *entries;        /* changed only under lock (growth) */
+    uint64_t mask;         /* capacity - 1 */
+    uint32_t shift;        /* 64 - log2(capacity) */
+    uint64_t live;         /* entries in the table */
+    _Atomic uint64_t seq;  /* odd while entries move */
+    void *_Atomic inbox;   /* blocks other threads freed, for the owner to release (see below) */
+    char pad0[16];
+    /* Shared, under lock. */
+    atomic_flag lock;
+    bool owned;            /* a live thread owns this slot */
+    bool published;        /* in published_tables: other threads look here */
+    uint32_t depth;        /* the owner's open regions */
+    uint64_t open_ids[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_usable[MAX_DEPTH + 1];
+} table;
+
+static table tables[PROFCTL_MAX_THREADS];
+
+/* Tables other threads must search when a free misses their own. */
+static _Atomic uint64_t published_tables[PROFCTL_MAX_THREADS / 64];
+static _Atomic uint32_t published_count;
+
+/* ---- per-thread state ---- */
 
 typedef struct thread_state {
-    slot *slot;
-    uint32_t slot_index;
+    /* Read on every call. */
     bool in_hook;
     bool exited;
+    uint32_t slot_index;
+    slot *slot;
+    table *table; /* NULL in the shared slot */
+    uint32_t depth; /* open regions */
     uint32_t excluded_depth;
-    uint32_t region_depth;
-    uint64_t scope_id;
-    uint64_t epoch;
+    uint64_t scope_id; /* innermost open region, 0 when none */
+    /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
+     * thread freed while they were open, credited to the deepest region that holds the
+     * block and folded into its parent when it closes (an inner region's figures are
+     * its own; the outer's include them). */
+    uint64_t stack[MAX_DEPTH + 1];
+    uint64_t reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t reclaimed_usable[MAX_DEPTH + 1];
 } thread_state;
 
 static TLS thread_state tls;
 
 static pthread_key_t exit_key;
-static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready */
+static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
+
+/* What every call reads, on one line. */
+static struct {
+    _Atomic int mode;         /* profctl_hooks_set_mode */
+    _Atomic int header_ok;    /* usable sizes from chunk headers */
+    _Atomic uint64_t window;  /* epoch of the open window (24 bits, never 0), 0 when none */
+} hot __attribute__((aligned(64))) = { PROFCTL_HOOKS_FULL, 0, 0 };
+
+static _Atomic int hooks_seen_call;
+
+static inline void spin_lock(atomic_flag *f) {
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) { }
+}
+static inline void spin_unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order_release); }
 
 /* ---- malloc_usable_size, resolved once ---- */
 
@@ -93,19 +169,21 @@ static usable_size_fn resolve_usable_size(void) {
  * size less one header word, an mmapped one less two. About a nanosecond, against a
  * call through a function pointer; checked against glibc at load (see below), and the
  * call is used instead if they ever disagree. */
-static _Atomic int header_usable_size_ok;
-
 static inline size_t usable_from_header(void *p) {
     size_t word = ((size_t *)p)[-1];
     return (word & ~(size_t)7) - ((word & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
 }
 
-static inline size_t usable_size_of(void *p) {
-    if (!p) return 0;
-    if (atomic_load_explicit(&header_usable_size_ok, memory_order_relaxed)) return usable_from_header(p);
+static size_t usable_size_slow(void *p) {
     usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
     if (!fn) fn = resolve_usable_size();
     return fn ? fn(p) : 0;
+}
+
+static inline size_t usable_size_of(void *p) {
+    if (!p) return 0;
+    if (LIKELY(atomic_load_explicit(&hot.header_ok, memory_order_relaxed))) return usable_from_header(p);
+    return usable_size_slow(p);
 }
 
 /* Compares the header reading with glibc's own answer on small, large and aligned blocks. */
@@ -121,11 +199,8 @@ static void check_header_usable_size(void) {
         __libc_free(a);
         __libc_free(b);
     }
-    atomic_store(&header_usable_size_ok, ok);
+    atomic_store(&hot.header_ok, ok);
 }
-
-/* What the hooks do, for measuring their cost (profctl_hooks_set_mode). */
-static _Atomic int hooks_mode = PROFCTL_HOOKS_FULL;
 
 __attribute__((constructor(101))) static void resolve_at_load(void) {
     tls.in_hook = true;
@@ -136,34 +211,49 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
 
 /* ---- counter helpers ---- */
 
-static inline uint64_t load(counter *c) { return atomic_load_explicit(c, memory_order_relaxed); }
-/* Owner-only counters: a plain load and store, no locked instruction on the hot path. */
-static inline void bump(counter *c, uint64_t n) {
-    atomic_store_explicit(c, load(c) + n, memory_order_relaxed);
-}
-static inline void shared_bump(counter *c, uint64_t n) {
-    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
-}
+/* The calling thread's counter: a plain add in its own slot, a locked one in the shared slot. */
+#define BUMP(field, n) do { \
+    if (LIKELY(tls.slot_index != 0)) tls.slot->field += (n); \
+    else __atomic_fetch_add(&tls.slot->field, (n), __ATOMIC_RELAXED); \
+} while (0)
 
 /* ---- thread registry ---- */
 
 static void fold_into_retired(slot *s) {
-    counter *from = &s->allocations, *to = &retired.allocations;
-    size_t n = (size_t)(&s->open_epoch - &s->allocations);
-    for (size_t i = 0; i < n; i++) shared_bump(&to[i], atomic_exchange(&from[i], 0));
+    uint64_t *from = &s->allocations, *to = &retired.allocations;
+    spin_lock(&registry_lock);
+    for (size_t i = 0; i < SLOT_COUNTERS; i++) {
+        __atomic_store_n(&to[i], peek(&to[i]) + peek(&from[i]), __ATOMIC_RELAXED);
+        __atomic_store_n(&from[i], 0, __ATOMIC_RELAXED);
+    }
+    spin_unlock(&registry_lock);
 }
+
+static void release_inbox(table *t);
 
 static void thread_exiting(void *value) {
     (void)value;
+    bool was_in_hook = tls.in_hook;
+    tls.in_hook = true;
     if (tls.slot && tls.slot_index != 0) {
+        table *t = tls.table;
+        release_inbox(t);
+        spin_lock(&t->lock);
+        t->owned = false; /* from now on other threads remove its entries themselves */
+        t->depth = 0;
+        spin_unlock(&t->lock);
         fold_into_retired(tls.slot);
         atomic_store(&tls.slot->in_use, 0);
-        shared_bump(&threads_exited, 1);
+        atomic_fetch_add(&threads_exited, 1);
     }
     /* Allocations after this point (other TLS destructors) go to the shared slot. */
     tls.slot = &slots[0];
     tls.slot_index = 0;
+    tls.table = NULL;
+    tls.depth = 0;
+    tls.scope_id = 0;
     tls.exited = true;
+    tls.in_hook = was_in_hook;
 }
 
 static void ensure_exit_key(void) {
@@ -181,14 +271,24 @@ static void ensure_exit_key(void) {
 static void claim_slot(void) {
     tls.slot = &slots[0];
     tls.slot_index = 0;
+    tls.table = NULL;
     if (tls.exited) return;
-    shared_bump(&threads_seen, 1);
+    atomic_fetch_add(&threads_seen, 1);
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
         if (atomic_load_explicit(&slots[i].in_use, memory_order_relaxed) == 0 &&
             atomic_compare_exchange_strong(&slots[i].in_use, &expected, 1)) {
             tls.slot = &slots[i];
             tls.slot_index = i;
+            tls.table = &tables[i];
+            /* A table left by an exited thread is inherited with its entries: their
+             * regions are closed, so they only ever count as released. */
+            spin_lock(&tables[i].lock);
+            tables[i].owned = true;
+            tables[i].depth = 0;
+            spin_unlock(&tables[i].lock);
+            uint32_t high = atomic_load(&slots_high_water);
+            while (high < i + 1 && !atomic_compare_exchange_weak(&slots_high_water, &high, i + 1)) { }
             break;
         }
     }
@@ -197,206 +297,300 @@ static void claim_slot(void) {
     if (atomic_load(&exit_key_state) == 2) pthread_setspecific(exit_key, (void *)1);
 }
 
-/* ---- the table of tracked blocks ----
- * Blocks allocated inside a region, keyed by address, split into stripes with a spin
- * lock each so threads rarely contend. Open addressing with linear probing and
- * backward-shift deletion: no tombstones, so a table that sees as many frees as
- * allocations never needs rebuilding. Storage from mmap. A stripe is consulted on free
- * only while it holds anything. */
+/* ---- table operations ---- */
 
-typedef struct entry {
-    uintptr_t address; /* 0: empty */
-    uint64_t requested;
-    uint64_t usable;
-    uint64_t epoch;
-    uint32_t slot;
-} entry;
-
-#define STRIPES 64
-
-typedef struct stripe {
-    atomic_flag lock;
-    entry *entries;
-    size_t capacity;       /* power of two */
-    _Atomic size_t used;   /* live entries; read without the lock as a hint */
-    char pad[32];
-} stripe;
-
-static stripe stripes[STRIPES];
-
-static inline uint64_t hash_address(uintptr_t a) {
-    return (uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull;
+static inline uint64_t home_of(const table *t, uintptr_t a) {
+    return ((uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull) >> t->shift;
 }
 
-static inline stripe *stripe_for(uintptr_t a) { return &stripes[hash_address(a) >> 58]; }
-
-static void lock_stripe(stripe *s) {
-    while (atomic_flag_test_and_set_explicit(&s->lock, memory_order_acquire)) { }
-}
-static void unlock_stripe(stripe *s) { atomic_flag_clear_explicit(&s->lock, memory_order_release); }
-
-/* The slot holding a, or the empty slot where it would go. */
-static size_t find(entry *entries, size_t capacity, uintptr_t a) {
-    size_t mask = capacity - 1;
-    size_t i = (size_t)hash_address(a) & mask;
-    while (entries[i].address != a && entries[i].address != 0) i = (i + 1) & mask;
-    return i;
+/* Index of a in the table, or -1. Safe for the owner at any time; for another thread
+ * only under the lock and inside a seq-validated read. */
+static inline int64_t find(const table *t, uintptr_t a) {
+    const entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    for (;;) {
+        uintptr_t x = __atomic_load_n(&es[i].address, __ATOMIC_RELAXED);
+        if (x == a) return (int64_t)i;
+        if (x == 0) return -1;
+        i = (i + 1) & mask;
+    }
 }
 
-/* Grows so one more insert keeps the load under 50 %. */
-static bool make_room(stripe *s) {
-    size_t used = atomic_load_explicit(&s->used, memory_order_relaxed);
-    if (s->entries && (used + 1) * 2 <= s->capacity) return true;
-    size_t capacity = s->capacity ? s->capacity * 2 : 1024;
+static inline void publish(table *t) {
+    uint32_t index = (uint32_t)(t - tables);
+    spin_lock(&t->lock);
+    if (!t->published) {
+        t->published = true;
+        atomic_fetch_or(&published_tables[index / 64], 1ull << (index % 64));
+        atomic_fetch_add(&published_count, 1);
+    }
+    spin_unlock(&t->lock);
+}
+
+/* Under the lock, when the table is empty: other threads need not look here. */
+static void unpublish_locked(table *t) {
+    uint32_t index = (uint32_t)(t - tables);
+    if (!t->published) return;
+    t->published = false;
+    atomic_fetch_and(&published_tables[index / 64], ~(1ull << (index % 64)));
+    atomic_fetch_sub(&published_count, 1);
+}
+
+static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e) {
+    uint64_t i = ((uint64_t)(e->address >> 4) * 0x9E3779B97F4A7C15ull) >> shift;
+    while (es[i].address != 0) i = (i + 1) & mask;
+    es[i] = *e;
+}
+
+/* Doubles the table (or makes the first one), under the lock: readers on other
+ * threads hold it while they look. */
+static bool grow(table *t) {
+    uint64_t capacity = t->entries ? (t->mask + 1) * 2 : 1024;
+    uint32_t shift = (uint32_t)(64 - __builtin_ctzll(capacity));
     entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
-    for (size_t i = 0; i < s->capacity; i++) {
-        if (s->entries[i].address) fresh[find(fresh, capacity, s->entries[i].address)] = s->entries[i];
+    spin_lock(&t->lock);
+    entry *old = t->entries;
+    uint64_t old_capacity = old ? t->mask + 1 : 0;
+    for (uint64_t i = 0; i < old_capacity; i++) {
+        if (old[i].address) insert_into(fresh, capacity - 1, shift, &old[i]);
     }
-    if (s->entries) munmap(s->entries, s->capacity * sizeof(entry));
-    s->entries = fresh;
-    s->capacity = capacity;
+    t->entries = fresh;
+    t->mask = capacity - 1;
+    t->shift = shift;
+    spin_unlock(&t->lock);
+    if (old) munmap(old, old_capacity * sizeof(entry));
     return true;
 }
 
-static void track(void *p, size_t requested, size_t usable) {
-    uintptr_t a = (uintptr_t)p;
-    stripe *s = stripe_for(a);
-    lock_stripe(s);
-    if (make_room(s)) {
-        size_t i = find(s->entries, s->capacity, a);
-        /* Written only under the lock: a plain store, no locked instruction. */
-        if (s->entries[i].address == 0) atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) + 1, memory_order_relaxed);
-        s->entries[i] = (entry){ a, requested, usable, tls.epoch, tls.slot_index };
+/* The owner inserts a block; an entry already there for the address is stale (its block
+ * was freed on a path the hooks did not see) and is overwritten. */
+static inline void own_insert(table *t, uintptr_t a, uint64_t requested, uint64_t usable, uint64_t tag) {
+    if (UNLIKELY((t->live + 1) * 2 > t->mask + 1 || !t->entries)) {
+        if (!t->published) publish(t);
+        if (!grow(t)) return;
     }
-    unlock_stripe(s);
+    if (UNLIKELY(!t->published)) publish(t);
+    entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    uintptr_t x;
+    while ((x = es[i].address) != 0 && x != a) i = (i + 1) & mask;
+    es[i].requested = requested;
+    es[i].usable = usable;
+    es[i].tag = tag;
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&es[i].address, a, __ATOMIC_RELEASE);
+    if (x == 0) t->live++;
 }
 
-/* Empties slot i, moving later entries of the same probe run back so that every entry
- * stays reachable from its home slot without tombstones. */
-static void remove_at(stripe *s, size_t i) {
-    size_t mask = s->capacity - 1, j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        uintptr_t a = s->entries[j].address;
+/* The owner empties slot i, moving later entries of the same probe run back so that
+ * every entry stays reachable from its home without tombstones. */
+static inline void own_remove_at(table *t, uint64_t i) {
+    entry *es = t->entries;
+    uint64_t mask = t->mask, j = (i + 1) & mask;
+    t->live--;
+    if (LIKELY(es[j].address == 0)) {
+        /* Nothing after it in the run: no entry moves, no reader can miss one. */
+        __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+        return;
+    }
+    atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    for (;; j = (j + 1) & mask) {
+        uintptr_t a = es[j].address;
         if (a == 0) break;
-        size_t home = (size_t)hash_address(a) & mask;
+        uint64_t home = home_of(t, a);
         /* The entry at j may move to i unless its home lies cyclically in (i, j]. */
         bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (!stays) {
-            s->entries[i] = s->entries[j];
+            es[i] = es[j];
             i = j;
         }
     }
-    s->entries[i].address = 0;
+    __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+    atomic_signal_fence(memory_order_seq_cst);
+    atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-/* Removes p from the table if present; returns whether it was, with its entry. */
-static bool untrack(void *p, entry *out) {
-    uintptr_t a = (uintptr_t)p;
-    stripe *s = stripe_for(a);
-    /* A block being freed was tracked, if at all, before its address reached this
-     * thread, so an empty stripe here means it is not in the table. */
-    if (atomic_load_explicit(&s->used, memory_order_relaxed) == 0) return false;
-    bool found = false;
-    lock_stripe(s);
-    if (s->entries) {
-        size_t i = find(s->entries, s->capacity, a);
-        if (s->entries[i].address == a) {
-            *out = s->entries[i];
-            remove_at(s, i);
-            atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) - 1, memory_order_relaxed);
-            found = true;
-        }
+/* ---- foreign frees ----
+ * A thread freeing a block another thread tracked reads the entry (under that table's
+ * lock, validated by its seq), credits it, and does not touch the table: it pushes the
+ * block on the owner's inbox, a list threaded through the freed blocks themselves. The
+ * owner removes the entries and really frees the blocks at its next call into the hooks.
+ * Until then the address cannot be reused, so no stale entry can be taken for a new
+ * block. A table whose thread has exited is changed directly, under its lock. */
+
+static void release_inbox(table *t) {
+    void *list = atomic_exchange_explicit(&t->inbox, NULL, memory_order_acquire);
+    while (list) {
+        void *next = *(void **)list;
+        int64_t i = find(t, (uintptr_t)list);
+        if (i >= 0) own_remove_at(t, (uint64_t)i);
+        __libc_free(list);
+        list = next;
     }
-    unlock_stripe(s);
-    return found;
 }
 
-static uint64_t tracked_blocks(void) {
-    uint64_t total = 0;
-    for (int i = 0; i < STRIPES; i++) total += atomic_load_explicit(&stripes[i].used, memory_order_relaxed);
-    return total;
-}
+/* ---- windows ---- */
+
+static _Atomic uint64_t next_window_epoch = 1;
+static _Atomic int window_open;
 
 /* ---- accounting ---- */
 
 static inline bool enter(void) {
-    if (tls.in_hook) return false;
-    if (__builtin_expect(atomic_load_explicit(&hooks_mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD, 0)) return false;
+    if (UNLIKELY(tls.in_hook)) return false;
+    if (UNLIKELY(atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD)) return false;
     tls.in_hook = true;
-    if (!tls.slot) claim_slot();
+    if (UNLIKELY(!tls.slot)) claim_slot();
     return true;
 }
 static inline void leave(void) { tls.in_hook = false; }
 
-static inline bool usable_accounting(void) {
-    return atomic_load_explicit(&hooks_mode, memory_order_relaxed) != PROFCTL_HOOKS_COUNT;
+/* For regions and windows: a slot whatever the mode. */
+static bool enter_always(void) {
+    if (tls.in_hook) return false;
+    tls.in_hook = true;
+    if (!tls.slot) claim_slot();
+    return true;
 }
 
-static void account_allocation(void *p, size_t requested) {
-    if (!p) return;
-    size_t usable = usable_accounting() ? usable_size_of(p) : 0;
-    slot *s = tls.slot;
-    if (tls.slot_index == 0) {
-        shared_bump(&s->allocations, 1);
-        shared_bump(&s->requested, requested);
-        shared_bump(&s->usable, usable);
-        return;
-    }
-    bump(&s->allocations, 1);
-    bump(&s->requested, requested);
-    bump(&s->usable, usable);
-    if (tls.region_depth > 0 && tls.excluded_depth == 0) {
-        bump(&s->attributed_allocations, 1);
-        bump(&s->attributed_requested, requested);
-        bump(&s->attributed_usable, usable);
-        track(p, requested, usable);
+static inline size_t usable_if_counted(void *p) {
+    if (UNLIKELY(atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_COUNT)) return 0;
+    return usable_size_of(p);
+}
+
+static inline void account_allocation(void *p, size_t requested) {
+    if (UNLIKELY(!p)) return;
+    size_t usable = usable_if_counted(p);
+    BUMP(allocations, 1);
+    BUMP(requested, requested);
+    BUMP(usable, usable);
+    uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
+    if ((tls.depth | window) && !tls.excluded_depth && LIKELY(tls.table != NULL)) {
+        table *t = tls.table;
+        if (UNLIKELY(atomic_load_explicit(&t->inbox, memory_order_relaxed) != NULL)) release_inbox(t);
+        tls.slot->c.attributed_allocations += 1;
+        tls.slot->c.attributed_requested += requested;
+        tls.slot->c.attributed_usable += usable;
+        own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
     }
 }
 
-/* A tracked block was freed by the thread owning `freer`: while the region that
- * allocated it is still open it is reclaimed from that region (on whatever thread);
- * otherwise it is earlier measured work released by the freeing thread. */
-static void credit_tracked_free(slot *freer, const entry *e, size_t usable) {
-    slot *owner = &slots[e->slot];
-    /* Counters only their own thread writes take a plain add; the rest a locked one. */
-    bool own = freer == owner && tls.slot_index != 0;
-    if (e->epoch != 0 && load(&owner->open_epoch) == e->epoch) {
-        if (own) {
-            bump(&owner->reclaimed_requested, e->requested);
-            bump(&owner->reclaimed_usable, e->usable);
+/* The freeing thread's own share of a tracked free: whether its regions may count it as
+ * released (only if no region of the allocating thread still holds it), and the window. */
+static inline void credit_freer(const entry *e, bool releasable, size_t usable) {
+    if (releasable) {
+        BUMP(c.releasable_requested, e->requested);
+        BUMP(c.releasable_usable, e->usable);
+    }
+    uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
+    if (UNLIKELY(window != 0)) {
+        if ((e->tag >> SCOPE_BITS) == window) {
+            BUMP(c.window_reclaimed_requested, e->requested);
+            BUMP(c.window_reclaimed_usable, e->usable);
         } else {
-            shared_bump(&owner->foreign_reclaimed_requested, e->requested);
-            shared_bump(&owner->foreign_reclaimed_usable, e->usable);
+            BUMP(c.window_released_requested, e->requested);
+            BUMP(c.window_released_usable, e->usable);
         }
-    } else if (tls.slot_index != 0) {
-        bump(&freer->prior_freed_requested, e->requested);
-        bump(&freer->prior_freed_usable, e->usable);
-    } else {
-        shared_bump(&freer->prior_freed_requested, e->requested);
-        shared_bump(&freer->prior_freed_usable, e->usable);
     }
-    if (tls.slot_index != 0) bump(&freer->tracked_freed_usable, usable);
-    else shared_bump(&freer->tracked_freed_usable, usable);
+    BUMP(c.tracked_freed_usable, usable);
 }
 
-static void account_free(void *p) {
-    if (!p) return;
-    size_t usable = usable_accounting() ? usable_size_of(p) : 0;
-    slot *s = tls.slot;
-    entry e;
-    /* An entry whose usable size differs from the block's is stale: the block it named
-     * was freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
-    if (untrack(p, &e) && (!usable || !e.usable || e.usable == usable)) credit_tracked_free(s, &e, usable);
-    if (tls.slot_index == 0) {
-        shared_bump(&s->frees, 1);
-        shared_bump(&s->freed_usable, usable);
-    } else {
-        bump(&s->frees, 1);
-        bump(&s->freed_usable, usable);
+/* The deepest of the given open regions (ids by depth) that holds a block allocated
+ * with the given innermost scope: regions opened before it and still open. 0: none. */
+static inline uint32_t holding_depth(const uint64_t *ids, uint32_t depth, uint64_t scope) {
+    while (depth > 0 && (ids[depth] & SCOPE_MASK) > scope) depth--;
+    return scope ? depth : 0;
+}
+
+/* A block this thread tracked, freed by this thread. */
+static inline void credit_own(const entry *e, size_t usable) {
+    uint32_t j = holding_depth(tls.stack, tls.depth, e->tag & SCOPE_MASK);
+    if (j) {
+        tls.reclaimed_requested[j] += e->requested;
+        tls.reclaimed_usable[j] += e->usable;
     }
+    credit_freer(e, true, usable);
+}
+
+/* An entry whose usable size differs from the block's is stale: the block it named was
+ * freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
+static inline bool fresh_entry(const entry *e, size_t usable) { return !usable || !e->usable || e->usable == usable; }
+
+/* Looks for p in other threads' tables. Returns true when p was handed to its owner to
+ * free (the caller must not free it). */
+static bool foreign_free(void *p, size_t usable, bool hand_over) {
+    uintptr_t a = (uintptr_t)p;
+    for (uint32_t w = 0; w < PROFCTL_MAX_THREADS / 64; w++) {
+        uint64_t bits = atomic_load_explicit(&published_tables[w], memory_order_acquire);
+        while (bits) {
+            uint32_t index = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            table *t = &tables[index];
+            if (t == tls.table) continue;
+            spin_lock(&t->lock);
+            if (!t->entries) { spin_unlock(&t->lock); continue; }
+            entry e = { 0, 0, 0, 0 };
+            int64_t i;
+            uint64_t seq;
+            do {
+                while ((seq = atomic_load_explicit(&t->seq, memory_order_acquire)) & 1) { }
+                i = find(t, a);
+                if (i >= 0) e = t->entries[i];
+                atomic_thread_fence(memory_order_acquire);
+            } while (atomic_load_explicit(&t->seq, memory_order_relaxed) != seq);
+            if (i < 0 || e.address != a) { spin_unlock(&t->lock); continue; }
+            bool fresh = fresh_entry(&e, usable);
+            uint32_t j = fresh ? holding_depth(t->open_ids, t->depth, e.tag & SCOPE_MASK) : 0;
+            if (j) {
+                t->foreign_reclaimed_requested[j] += e.requested;
+                t->foreign_reclaimed_usable[j] += e.usable;
+            }
+            bool handed = false;
+            if (!t->owned) {
+                own_remove_at(t, (uint64_t)i); /* nobody else changes it: we hold the lock */
+            } else if (hand_over && fresh) {
+                void *head = atomic_load_explicit(&t->inbox, memory_order_relaxed);
+                do { *(void **)p = head; }
+                while (!atomic_compare_exchange_weak_explicit(&t->inbox, &head, p, memory_order_release, memory_order_relaxed));
+                handed = true;
+            }
+            spin_unlock(&t->lock);
+            /* A stale entry is left alone and the search goes on. */
+            if (fresh) {
+                credit_freer(&e, j == 0, usable);
+                return handed;
+            }
+        }
+    }
+    return false;
+}
+
+/* Accounts for freeing p. Returns true when p was handed to another thread to free. */
+static inline bool account_free(void *p, size_t usable, bool hand_over) {
+    table *t = tls.table;
+    BUMP(c.frees, 1);
+    BUMP(c.freed_usable, usable);
+    if (LIKELY(t != NULL)) {
+        if (UNLIKELY(atomic_load_explicit(&t->inbox, memory_order_relaxed) != NULL)) release_inbox(t);
+        if (t->live) {
+            int64_t i = find(t, (uintptr_t)p);
+            if (i >= 0) {
+                entry e = t->entries[i];
+                own_remove_at(t, (uint64_t)i);
+                if (LIKELY(fresh_entry(&e, usable))) {
+                    credit_own(&e, usable);
+                    return false;
+                }
+            }
+        }
+    }
+    if (UNLIKELY(atomic_load_explicit(&published_count, memory_order_relaxed) > (t && t->published ? 1u : 0u))) {
+        return foreign_free(p, usable, hand_over);
+    }
+    return false;
 }
 
 /* ---- the replaced malloc family ---- */
@@ -412,8 +606,8 @@ void *malloc(size_t size) {
 void free(void *p) {
     if (!p) return;
     if (!enter()) { __libc_free(p); return; }
-    account_free(p);
-    __libc_free(p);
+    bool handed = account_free(p, usable_if_counted(p), true);
+    if (LIKELY(!handed)) __libc_free(p);
     leave();
 }
 
@@ -430,22 +624,23 @@ void *realloc(void *old, size_t size) {
     if (!old) return malloc(size);
     if (size == 0) { free(old); return NULL; }
     if (!enter()) return __libc_realloc(old, size);
-    /* Untrack before the call: once old is released another thread may be handed the
-     * same address and track it, and that entry must not be removed in our name. */
-    size_t old_usable = usable_size_of(old);
-    entry e;
-    bool was_tracked = untrack(old, &e);
-    void *p = __libc_realloc(old, size);
-    if (!p) {
-        if (was_tracked) track(old, e.requested, e.usable); /* old is still valid */
-        leave();
-        return NULL;
+    size_t old_usable = usable_if_counted(old);
+    size_t usable_now = usable_size_of(old);
+    void *p;
+    bool own = tls.table && tls.table->live && find(tls.table, (uintptr_t)old) >= 0;
+    if (own || atomic_load_explicit(&published_count, memory_order_relaxed) <= (tls.table && tls.table->published ? 1u : 0u)) {
+        /* Its entry (if any) is this thread's: account the free, then let glibc resize. */
+        p = __libc_realloc(old, size);
+        if (!p) { leave(); return NULL; } /* old is untouched, still tracked */
+        account_free(old, old_usable, false);
+    } else {
+        /* Maybe another thread's block: glibc must not release it under that thread's
+         * entry, so move it by hand and let the free path hand the old block over. */
+        p = __libc_malloc(size);
+        if (!p) { leave(); return NULL; }
+        memcpy(p, old, usable_now < size ? usable_now : size);
+        if (!account_free(old, old_usable, true)) __libc_free(old);
     }
-    /* Count as a free of the old block and an allocation of the new one. */
-    slot *s = tls.slot;
-    if (was_tracked && (!old_usable || !e.usable || e.usable == old_usable)) credit_tracked_free(s, &e, old_usable);
-    shared_bump(&s->frees, 1);
-    shared_bump(&s->freed_usable, old_usable);
     account_allocation(p, size);
     leave();
     return p;
@@ -505,60 +700,81 @@ size_t malloc_usable_size(void *p) {
 
 /* ---- regions ---- */
 
+static void read_own(profctl_snapshot *out) {
+    *out = tls.slot->c;
+}
+
+static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
 int profctl_region_begin(profctl_region *r) {
-    bool entered = enter();
-    if (entered) leave();
-    if (tls.slot_index == 0) return -1;
-    slot *s = tls.slot;
+    bool entered = enter_always();
+    if (tls.slot_index == 0 || !tls.table) { if (entered) leave(); return -1; }
+    if (tls.depth >= MAX_DEPTH) { if (entered) leave(); return -2; }
+    table *t = tls.table;
+    if (atomic_load_explicit(&t->inbox, memory_order_relaxed) != NULL) release_inbox(t);
     uint64_t id = atomic_fetch_add(&next_scope_id, 1);
+    uint32_t k = tls.depth + 1;
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
     r->slot = tls.slot_index;
-    r->outermost = tls.region_depth == 0;
-    if (r->outermost) {
-        tls.epoch = id;
-        atomic_store(&s->open_epoch, id);
-    }
-    r->epoch = tls.epoch;
+    r->depth = k;
+    tls.stack[k] = id;
+    tls.reclaimed_requested[k] = 0;
+    tls.reclaimed_usable[k] = 0;
+    spin_lock(&t->lock);
+    t->open_ids[k] = id;
+    t->foreign_reclaimed_requested[k] = 0;
+    t->foreign_reclaimed_usable[k] = 0;
+    t->depth = k;
+    spin_unlock(&t->lock);
+    tls.depth = k;
     tls.scope_id = id;
-    tls.region_depth++;
-    r->attributed_allocations = load(&s->attributed_allocations);
-    r->attributed_requested = load(&s->attributed_requested);
-    r->attributed_usable = load(&s->attributed_usable);
-    r->frees = load(&s->frees);
-    r->freed_usable = load(&s->freed_usable);
-    r->reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested);
-    r->reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable);
-    r->prior_freed_requested = load(&s->prior_freed_requested);
-    r->prior_freed_usable = load(&s->prior_freed_usable);
-    r->tracked_freed_usable = load(&s->tracked_freed_usable);
+    read_own(&r->start);
+    if (entered) leave();
     return 0;
 }
 
 void profctl_region_end(profctl_region *r, profctl_region_result *out) {
-    slot *s = &slots[r->slot];
     memset(out, 0, sizeof *out);
     out->scope_id = r->scope_id;
-    out->allocations = load(&s->attributed_allocations) - r->attributed_allocations;
-    out->requested_bytes = load(&s->attributed_requested) - r->attributed_requested;
-    out->usable_bytes = load(&s->attributed_usable) - r->attributed_usable;
-    out->frees = load(&s->frees) - r->frees;
-    uint64_t reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested) - r->reclaimed_requested;
-    uint64_t reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable) - r->reclaimed_usable;
-    out->retained_requested_bytes = out->requested_bytes - reclaimed_requested;
-    out->retained_usable_bytes = out->usable_bytes - reclaimed_usable;
-    out->released_requested_bytes = load(&s->prior_freed_requested) - r->prior_freed_requested;
-    out->released_usable_bytes = load(&s->prior_freed_usable) - r->prior_freed_usable;
-    uint64_t freed_usable = load(&s->freed_usable) - r->freed_usable;
-    uint64_t tracked_freed_usable = load(&s->tracked_freed_usable) - r->tracked_freed_usable;
-    out->untracked_freed_usable_bytes = freed_usable - tracked_freed_usable;
-
-    if (tls.region_depth > 0) tls.region_depth--;
+    /* Only the region on top of this thread's stack can close. */
+    if (r->slot != tls.slot_index || r->depth != tls.depth || tls.depth == 0 || tls.stack[r->depth] != r->scope_id) return;
+    bool entered = enter_always();
+    table *t = tls.table;
+    if (atomic_load_explicit(&t->inbox, memory_order_relaxed) != NULL) release_inbox(t);
+    uint32_t k = r->depth;
+    uint64_t own_requested = tls.reclaimed_requested[k], own_usable = tls.reclaimed_usable[k];
+    tls.reclaimed_requested[k - 1] += own_requested;
+    tls.reclaimed_usable[k - 1] += own_usable;
+    spin_lock(&t->lock);
+    uint64_t foreign_requested = t->foreign_reclaimed_requested[k], foreign_usable = t->foreign_reclaimed_usable[k];
+    t->foreign_reclaimed_requested[k - 1] += foreign_requested;
+    t->foreign_reclaimed_usable[k - 1] += foreign_usable;
+    t->depth = k - 1;
+    if (t->live == 0 && k == 1) unpublish_locked(t);
+    spin_unlock(&t->lock);
+    tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
-    if (r->outermost) {
-        atomic_store(&s->open_epoch, 0);
-        tls.epoch = 0;
+    if (k == 1) {
+        tls.reclaimed_requested[0] = tls.reclaimed_usable[0] = 0;
     }
+
+    profctl_snapshot now;
+    read_own(&now);
+    const profctl_snapshot *then = &r->start;
+    out->allocations = minus(now.attributed_allocations, then->attributed_allocations);
+    out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
+    out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
+    out->frees = minus(now.frees, then->frees);
+    out->retained_requested_bytes = minus(out->requested_bytes, own_requested + foreign_requested);
+    out->retained_usable_bytes = minus(out->usable_bytes, own_usable + foreign_usable);
+    /* Tracked frees on this thread that no allocating region still holds, less this
+     * region's own blocks: what it released of earlier work. */
+    out->released_requested_bytes = minus(minus(now.releasable_requested, then->releasable_requested), own_requested);
+    out->released_usable_bytes = minus(minus(now.releasable_usable, then->releasable_usable), own_usable);
+    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable),
+                                              minus(now.tracked_freed_usable, then->tracked_freed_usable));
+    if (entered) leave();
 }
 
 uint64_t profctl_current_scope(void) { return tls.scope_id; }
@@ -568,30 +784,92 @@ void profctl_exclusion_end(void) {
     if (tls.excluded_depth > 0) tls.excluded_depth--;
 }
 
-void profctl_hooks_totals(profctl_totals *t) {
-    memset(t, 0, sizeof *t);
-    for (int i = -1; i < PROFCTL_MAX_THREADS; i++) {
-        slot *s = i < 0 ? &retired : &slots[i];
-        t->allocations += load(&s->allocations);
-        t->frees += load(&s->frees);
-        t->requested_bytes += load(&s->requested);
-        t->usable_bytes += load(&s->usable);
-        t->freed_usable_bytes += load(&s->freed_usable);
+/* ---- process-wide sums ---- */
+
+static void sum_counters(uint64_t *out /* SLOT_COUNTERS */) {
+    memset(out, 0, SLOT_COUNTERS * sizeof(uint64_t));
+    uint32_t high = atomic_load(&slots_high_water);
+    spin_lock(&registry_lock);
+    for (int64_t i = -1; i < (int64_t)high; i++) {
+        const uint64_t *from = i < 0 ? &retired.allocations : &slots[i].allocations;
+        for (size_t k = 0; k < SLOT_COUNTERS; k++) out[k] += peek(&from[k]);
     }
-    t->tracked_live_blocks = tracked_blocks();
-    t->threads_seen = load(&threads_seen);
-    t->threads_exited = load(&threads_exited);
+    spin_unlock(&registry_lock);
+}
+
+static void sum_snapshot(profctl_snapshot *out) {
+    uint64_t all[SLOT_COUNTERS];
+    sum_counters(all);
+    memcpy(out, &all[3], sizeof *out);
+}
+
+int profctl_window_begin(profctl_window *w) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&window_open, &expected, 1)) return -1;
+    bool entered = enter_always();
+    uint64_t epoch;
+    do { epoch = atomic_fetch_add(&next_window_epoch, 1) & WINDOW_MASK; } while (epoch == 0);
+    w->epoch = epoch;
+    sum_snapshot(&w->start);
+    atomic_store(&hot.window, epoch);
+    if (entered) leave();
+    return 0;
+}
+
+void profctl_window_end(profctl_window *w, profctl_region_result *out) {
+    memset(out, 0, sizeof *out);
+    out->scope_id = w->epoch;
+    if (atomic_load(&hot.window) != w->epoch) return;
+    bool entered = enter_always();
+    atomic_store(&hot.window, 0);
+    profctl_snapshot now;
+    sum_snapshot(&now);
+    const profctl_snapshot *then = &w->start;
+    out->allocations = minus(now.attributed_allocations, then->attributed_allocations);
+    out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
+    out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
+    out->frees = minus(now.frees, then->frees);
+    out->retained_requested_bytes = minus(out->requested_bytes, minus(now.window_reclaimed_requested, then->window_reclaimed_requested));
+    out->retained_usable_bytes = minus(out->usable_bytes, minus(now.window_reclaimed_usable, then->window_reclaimed_usable));
+    out->released_requested_bytes = minus(now.window_released_requested, then->window_released_requested);
+    out->released_usable_bytes = minus(now.window_released_usable, then->window_released_usable);
+    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable),
+                                              minus(now.tracked_freed_usable, then->tracked_freed_usable));
+    atomic_store(&window_open, 0);
+    if (entered) leave();
+}
+
+int profctl_window_is_open(void) { return atomic_load(&window_open); }
+
+void profctl_hooks_totals(profctl_totals *t) {
+    uint64_t all[SLOT_COUNTERS];
+    sum_counters(all);
+    profctl_snapshot c;
+    memcpy(&c, &all[3], sizeof c);
+    memset(t, 0, sizeof *t);
+    t->allocations = all[0];
+    t->requested_bytes = all[1];
+    t->usable_bytes = all[2];
+    t->frees = c.frees;
+    t->freed_usable_bytes = c.freed_usable;
+    uint32_t high = atomic_load(&slots_high_water);
+    for (uint32_t i = 0; i < high; i++) t->tracked_live_blocks += peek(&tables[i].live);
+    t->threads_seen = atomic_load(&threads_seen);
+    t->threads_exited = atomic_load(&threads_exited);
 }
 
 int profctl_hooks_active(void) {
+    if (atomic_load_explicit(&hooks_seen_call, memory_order_relaxed)) return 1;
     profctl_totals t;
     profctl_hooks_totals(&t);
-    return t.allocations > 0;
+    if (t.allocations == 0) return 0;
+    atomic_store(&hooks_seen_call, 1);
+    return 1;
 }
 
-void profctl_hooks_set_mode(int mode) { atomic_store(&hooks_mode, mode); }
+void profctl_hooks_set_mode(int mode) { atomic_store(&hot.mode, mode); }
 
-int profctl_hooks_header_usable_size(void) { return atomic_load(&header_usable_size_ok); }
+int profctl_hooks_header_usable_size(void) { return atomic_load(&hot.header_ok); }
 
 void *profctl_underlying_malloc(size_t size) { return __libc_malloc(size); }
 void profctl_underlying_free(void *pointer) { __libc_free(pointer); }
