@@ -53,6 +53,10 @@ let package = Package(
         ),
         // The same malloc/free loop without profctl's hooks: what heaptrack is measured on.
         .executableTarget(name: "malloc-loop"),
+        // Workloads that fan out, measured by a window while heaptrack watches the same
+        // allocations (the hooks chained to it): the window's witness test.
+        .target(name: "HookWitness"),
+        .executableTarget(name: "hook-witness", dependencies: ["HookWitness", "Profiler"]),
         // Compiles migrations/*.sql into the binary so a copied profctl works anywhere.
         .executableTarget(name: "EmbedMigrations"),
         .plugin(
@@ -62,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProfilerTests",
-            dependencies: ["Profiler", "CAllocationHooks", "CSQLite"]
+            dependencies: ["Profiler", "CAllocationHooks", "CSQLite", "hook-witness"]
         ),
         .testTarget(
             name: "profctlTests",

@@ -8,6 +8,13 @@
  *   - no dlsym on the hot path (malloc_usable_size has no __libc_ alias: resolved once);
  *   - a thread-local reentrancy guard: a nested call (dlsym, pthread_setspecific) just
  *     forwards, uncounted.
+ *
+ * The shape, for speed: everything a thread does to its own blocks touches only its own
+ * counters and its own table of tracked blocks, with plain loads and stores (no locked
+ * instruction, no lock). Another thread freeing one of its blocks finds the entry under
+ * the table's lock, validated by a sequence count, and marks it dead with one
+ * compare-and-swap (see "foreign frees"); the owner takes its lock only when a region
+ * opens or closes and when its table grows or sheds dead entries.
  */
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
@@ -18,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 extern void *__libc_malloc(size_t);
@@ -28,48 +36,142 @@ extern void *__libc_memalign(size_t, size_t);
 extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
+/* Where the hooks forward: glibc, or (PROFCTL_HOOKS_CHAIN=1 in the environment) whatever
+ * the dynamic linker finds next, such as heaptrack's preloaded malloc, so that heaptrack can
+ * witness the very same allocations the hooks count (Tests/ProfilerTests/WindowWitnessTests).
+ * Called through pointers: one instruction, where a call to __libc_malloc costs a call and
+ * the PLT's jump. */
+static void *(*next_malloc)(size_t) = __libc_malloc;
+static void (*next_free)(void *) = __libc_free;
+static void *(*next_calloc)(size_t, size_t) = __libc_calloc;
+static void *(*next_realloc)(void *, size_t) = __libc_realloc;
+static void *(*next_aligned)(size_t, size_t) = __libc_memalign;
+static void *(*next_valloc)(size_t) = __libc_valloc;
+
 #define PROFCTL_MAX_THREADS 4096
+#define MAX_DEPTH PROFCTL_MAX_REGION_DEPTH
 #define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-typedef _Atomic uint64_t counter;
+/* Counters written by one thread with plain stores and read by others with relaxed
+ * atomic loads (a torn read cannot happen on 64-bit words; the figures are read once
+ * the work is done). */
+static inline uint64_t peek(const uint64_t *c) { return __atomic_load_n(c, __ATOMIC_RELAXED); }
 
-/* One thread's counters. Only the owner thread writes them (plain loads and stores,
- * no locked instructions), except foreign_reclaimed_*, written by other threads that
- * free this thread's blocks, and everything in the shared slot 0. */
-typedef struct slot {
-    _Atomic int in_use;
-    counter allocations, requested, usable;
-    counter frees, freed_usable;
-    counter attributed_allocations, attributed_requested, attributed_usable;
-    counter reclaimed_requested, reclaimed_usable;             /* freed by the owner thread */
-    counter foreign_reclaimed_requested, foreign_reclaimed_usable; /* freed by other threads */
-    counter prior_freed_requested, prior_freed_usable, tracked_freed_usable;
-    /* Epoch of the outermost open region, 0 when none: blocks freed while their region
-     * is still open are "reclaimed" from it; later frees are not the region's business. */
-    counter open_epoch;
-} slot;
+/* ---- per-thread counters ---- */
 
-/* Slot 0 is shared by threads that have no slot of their own (exiting, or too many). */
-static slot slots[PROFCTL_MAX_THREADS];
-static slot retired; /* totals folded in from exited threads */
-static counter threads_seen, threads_exited;
-static counter next_scope_id = 1;
+/* What one thread counts: the first three on every allocation, the rest what regions and
+ * windows read. They live in the thread's own TLS block, so counting is one add to a
+ * fixed offset from the thread pointer; other threads read them through the registry. */
+typedef struct counters {
+    uint64_t allocations, requested, usable;
+    profctl_snapshot c;
+} counters;
+
+#define COUNTERS (sizeof(counters) / sizeof(uint64_t))
+
+static counters retired; /* folded in from exited threads, and counted after a thread's exit; locked adds */
+static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
+static _Atomic uint64_t threads_seen, threads_exited;
+static _Atomic uint64_t next_scope_id = 1;
+
+/* ---- the table of tracked blocks, one per thread slot ---- */
+
+typedef struct entry {
+    uintptr_t address; /* 0: empty; low bit set: dead (freed on another thread), awaiting purge */
+    uint64_t requested;
+    uint64_t usable;
+    uint64_t tag; /* low 40 bits: innermost region id at allocation (0: none); high 24: window epoch */
+} entry;
+
+#define SCOPE_BITS 40
+#define SCOPE_MASK ((1ull << SCOPE_BITS) - 1)
+#define WINDOW_MASK ((1ull << (64 - SCOPE_BITS)) - 1)
+
+/* Open addressing, linear probing, backward-shift deletion (no tombstones, so the table
+ * never fills with dead slots and never rebuilds except to grow). Only the owner thread
+ * inserts and removes; it bumps `seq` around each backward shift so that a reader on
+ * another thread can tell it may have missed a moving entry and look again. */
+typedef struct table {
+    /* The owner's line. */
+    _Atomic int claimed;   /* a thread owns or owned this table's index */
+    entry *entries;        /* changed only under lock (growth) */
+    uint64_t mask;         /* capacity - 1 */
+    uint32_t shift;        /* 64 - log2(capacity) */
+    uint64_t live;         /* entries in the table */
+    _Atomic uint64_t seq;  /* odd while entries move */
+    _Atomic uint64_t dead; /* entries other threads marked dead, not yet purged */
+    char pad0[12];
+    /* Shared, under lock. */
+    atomic_flag lock;
+    bool owned;            /* a live thread owns this slot */
+    bool published;        /* in published_tables: other threads look here */
+    uint32_t depth;        /* the owner's open regions */
+    uint64_t open_ids[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_usable[MAX_DEPTH + 1];
+} table;
+
+static table tables[PROFCTL_MAX_THREADS];
+static table no_table; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
+static _Atomic uint32_t tables_high_water; /* highest index claimed, + 1 */
+
+/* Tables other threads must search when a free misses their own. */
+static _Atomic uint64_t published_tables[PROFCTL_MAX_THREADS / 64];
+static _Atomic uint32_t published_count;
+
+/* ---- per-thread state ---- */
+
+enum { STATE_NEW = 0, STATE_READY = 1, STATE_BUSY = 2, STATE_EXITED = 3 };
 
 typedef struct thread_state {
-    slot *slot;
-    uint32_t slot_index;
-    bool in_hook;
-    bool exited;
+    /* Read on every call. */
+    uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
+    uint8_t tracking; /* a region is open and the thread is not excluded */
+    uint32_t published; /* 1 while its table is in published_tables */
+    table *table;     /* &no_table when it has none */
+    counters n;
+    uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
-    uint32_t region_depth;
-    uint64_t scope_id;
-    uint64_t epoch;
+    uint64_t scope_id; /* innermost open region, 0 when none */
+    struct thread_state *next, *prev; /* the registry, under registry_lock */
+    /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
+     * thread freed while they were open, credited to the deepest region that holds the
+     * block and folded into its parent when it closes (an inner region's figures are
+     * its own; the outer's include them). */
+    uint64_t stack[MAX_DEPTH + 1];
+    uint64_t reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t reclaimed_usable[MAX_DEPTH + 1];
 } thread_state;
 
 static TLS thread_state tls;
+static thread_state *registry; /* live threads, under registry_lock */
 
 static pthread_key_t exit_key;
-static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready */
+static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
+
+/* What every call reads, on one line. */
+static struct {
+    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window: the fast paths apply */
+    _Atomic int mode;         /* profctl_hooks_set_mode */
+    _Atomic int header_ok;    /* usable sizes from chunk headers */
+    _Atomic uint64_t window;  /* epoch of the open window (24 bits, never 0), 0 when none */
+} hot __attribute__((aligned(64))) = { 0, PROFCTL_HOOKS_FULL, 0, 0 };
+
+static _Atomic int chained; /* forwarding to another interposer (PROFCTL_HOOKS_CHAIN=1) */
+
+static void update_fast(void) {
+    atomic_store(&hot.fast, atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
+                            atomic_load(&hot.window) == 0 && !atomic_load(&chained));
+}
+
+static _Atomic int hooks_seen_call;
+
+static inline void spin_lock(atomic_flag *f) {
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) { }
+}
+static inline void spin_unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order_release); }
 
 /* ---- malloc_usable_size, resolved once ---- */
 
@@ -93,19 +195,22 @@ static usable_size_fn resolve_usable_size(void) {
  * size less one header word, an mmapped one less two. About a nanosecond, against a
  * call through a function pointer; checked against glibc at load (see below), and the
  * call is used instead if they ever disagree. */
-static _Atomic int header_usable_size_ok;
-
 static inline size_t usable_from_header(void *p) {
     size_t word = ((size_t *)p)[-1];
-    return (word & ~(size_t)7) - ((word & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
+    /* (word & 2) << 2 is 8 for an mmapped chunk: a second header word. No branch. */
+    return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
+}
+
+static size_t usable_size_slow(void *p) {
+    usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
+    if (!fn) fn = resolve_usable_size();
+    return fn ? fn(p) : 0;
 }
 
 static inline size_t usable_size_of(void *p) {
     if (!p) return 0;
-    if (atomic_load_explicit(&header_usable_size_ok, memory_order_relaxed)) return usable_from_header(p);
-    usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
-    if (!fn) fn = resolve_usable_size();
-    return fn ? fn(p) : 0;
+    if (LIKELY(atomic_load_explicit(&hot.header_ok, memory_order_relaxed))) return usable_from_header(p);
+    return usable_size_slow(p);
 }
 
 /* Compares the header reading with glibc's own answer on small, large and aligned blocks. */
@@ -121,49 +226,61 @@ static void check_header_usable_size(void) {
         __libc_free(a);
         __libc_free(b);
     }
-    atomic_store(&header_usable_size_ok, ok);
+    atomic_store(&hot.header_ok, ok);
+    update_fast();
 }
-
-/* What the hooks do, for measuring their cost (profctl_hooks_set_mode). */
-static _Atomic int hooks_mode = PROFCTL_HOOKS_FULL;
 
 __attribute__((constructor(101))) static void resolve_at_load(void) {
-    tls.in_hook = true;
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
     resolve_usable_size();
     check_header_usable_size();
-    tls.in_hook = false;
-}
-
-/* ---- counter helpers ---- */
-
-static inline uint64_t load(counter *c) { return atomic_load_explicit(c, memory_order_relaxed); }
-/* Owner-only counters: a plain load and store, no locked instruction on the hot path. */
-static inline void bump(counter *c, uint64_t n) {
-    atomic_store_explicit(c, load(c) + n, memory_order_relaxed);
-}
-static inline void shared_bump(counter *c, uint64_t n) {
-    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+    const char *chain = getenv("PROFCTL_HOOKS_CHAIN");
+    if (chain && chain[0] == '1') {
+        void *f;
+        if ((f = dlsym(RTLD_NEXT, "malloc"))) next_malloc = (void *(*)(size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "free"))) next_free = (void (*)(void *))f;
+        if ((f = dlsym(RTLD_NEXT, "calloc"))) next_calloc = (void *(*)(size_t, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "realloc"))) next_realloc = (void *(*)(void *, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "aligned_alloc"))) next_aligned = (void *(*)(size_t, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "valloc"))) next_valloc = (void *(*)(size_t))f;
+        /* Its own bookkeeping calls malloc, which lands here: the general path, which runs
+         * it with the thread BUSY so it forwards uncounted. */
+        atomic_store(&chained, 1);
+        update_fast();
+    }
+    tls.state = state;
 }
 
 /* ---- thread registry ---- */
 
-static void fold_into_retired(slot *s) {
-    counter *from = &s->allocations, *to = &retired.allocations;
-    size_t n = (size_t)(&s->open_epoch - &s->allocations);
-    for (size_t i = 0; i < n; i++) shared_bump(&to[i], atomic_exchange(&from[i], 0));
-}
-
 static void thread_exiting(void *value) {
     (void)value;
-    if (tls.slot && tls.slot_index != 0) {
-        fold_into_retired(tls.slot);
-        atomic_store(&tls.slot->in_use, 0);
-        shared_bump(&threads_exited, 1);
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    if (state != STATE_NEW && state != STATE_EXITED) {
+        table *t = tls.table;
+        if (t != &no_table) {
+            spin_lock(&t->lock);
+            t->owned = false; /* from now on other threads remove its entries themselves */
+            t->depth = 0;
+            spin_unlock(&t->lock);
+            atomic_store(&t->claimed, 0);
+        }
+        uint64_t *from = &tls.n.allocations, *to = &retired.allocations;
+        spin_lock(&registry_lock);
+        for (size_t i = 0; i < COUNTERS; i++) __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
+        if (tls.prev) tls.prev->next = tls.next; else registry = tls.next;
+        if (tls.next) tls.next->prev = tls.prev;
+        spin_unlock(&registry_lock);
+        atomic_fetch_add(&threads_exited, 1);
     }
-    /* Allocations after this point (other TLS destructors) go to the shared slot. */
-    tls.slot = &slots[0];
-    tls.slot_index = 0;
-    tls.exited = true;
+    tls.table = &no_table;
+    tls.tracking = 0;
+    tls.depth = 0;
+    tls.scope_id = 0;
+    /* Allocations after this point (other TLS destructors) count in the retired totals. */
+    tls.state = STATE_EXITED;
 }
 
 static void ensure_exit_key(void) {
@@ -177,277 +294,488 @@ static void ensure_exit_key(void) {
     while (atomic_load(&exit_key_state) == 1) { }
 }
 
-/* Called with tls.in_hook set. */
-static void claim_slot(void) {
-    tls.slot = &slots[0];
-    tls.slot_index = 0;
-    if (tls.exited) return;
-    shared_bump(&threads_seen, 1);
+/* A new thread joins the registry and claims a table. Called with state BUSY. */
+static void join(void) {
+    atomic_fetch_add(&threads_seen, 1);
+    tls.table = &no_table;
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
-        if (atomic_load_explicit(&slots[i].in_use, memory_order_relaxed) == 0 &&
-            atomic_compare_exchange_strong(&slots[i].in_use, &expected, 1)) {
-            tls.slot = &slots[i];
-            tls.slot_index = i;
+        if (atomic_load_explicit(&tables[i].claimed, memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong(&tables[i].claimed, &expected, 1)) {
+            /* A table left by an exited thread is inherited with its entries: their
+             * regions are closed, so they only ever count as released. */
+            spin_lock(&tables[i].lock);
+            tables[i].owned = true;
+            tables[i].depth = 0;
+            tls.published = tables[i].published;
+            spin_unlock(&tables[i].lock);
+            tls.table = &tables[i];
+            uint32_t high = atomic_load(&tables_high_water);
+            while (high < i + 1 && !atomic_compare_exchange_weak(&tables_high_water, &high, i + 1)) { }
             break;
         }
     }
+    spin_lock(&registry_lock);
+    tls.prev = NULL;
+    tls.next = registry;
+    if (registry) registry->prev = &tls;
+    registry = &tls;
+    spin_unlock(&registry_lock);
     ensure_exit_key();
     /* The key's value only has to be non-NULL for the destructor to run. */
     if (atomic_load(&exit_key_state) == 2) pthread_setspecific(exit_key, (void *)1);
 }
 
-/* ---- the table of tracked blocks ----
- * Blocks allocated inside a region, keyed by address, split into stripes with a spin
- * lock each so threads rarely contend. Open addressing with linear probing and
- * backward-shift deletion: no tombstones, so a table that sees as many frees as
- * allocations never needs rebuilding. Storage from mmap. A stripe is consulted on free
- * only while it holds anything. */
+/* ---- table operations ---- */
 
-typedef struct entry {
-    uintptr_t address; /* 0: empty */
-    uint64_t requested;
-    uint64_t usable;
-    uint64_t epoch;
-    uint32_t slot;
-} entry;
-
-#define STRIPES 64
-
-typedef struct stripe {
-    atomic_flag lock;
-    entry *entries;
-    size_t capacity;       /* power of two */
-    _Atomic size_t used;   /* live entries; read without the lock as a hint */
-    char pad[32];
-} stripe;
-
-static stripe stripes[STRIPES];
-
-static inline uint64_t hash_address(uintptr_t a) {
-    return (uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull;
+static inline uint64_t home_of(const table *t, uintptr_t a) {
+    return ((uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull) >> t->shift;
 }
 
-static inline stripe *stripe_for(uintptr_t a) { return &stripes[hash_address(a) >> 58]; }
-
-static void lock_stripe(stripe *s) {
-    while (atomic_flag_test_and_set_explicit(&s->lock, memory_order_acquire)) { }
-}
-static void unlock_stripe(stripe *s) { atomic_flag_clear_explicit(&s->lock, memory_order_release); }
-
-/* The slot holding a, or the empty slot where it would go. */
-static size_t find(entry *entries, size_t capacity, uintptr_t a) {
-    size_t mask = capacity - 1;
-    size_t i = (size_t)hash_address(a) & mask;
-    while (entries[i].address != a && entries[i].address != 0) i = (i + 1) & mask;
-    return i;
+/* Index of a in the table, or -1. Safe for the owner at any time; for another thread
+ * only under the lock and inside a seq-validated read. */
+static inline int64_t find(const table *t, uintptr_t a) {
+    const entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    for (;;) {
+        uintptr_t x = __atomic_load_n(&es[i].address, __ATOMIC_RELAXED);
+        if (x == a) return (int64_t)i;
+        if (x == 0) return -1;
+        i = (i + 1) & mask;
+    }
 }
 
-/* Grows so one more insert keeps the load under 50 %. */
-static bool make_room(stripe *s) {
-    size_t used = atomic_load_explicit(&s->used, memory_order_relaxed);
-    if (s->entries && (used + 1) * 2 <= s->capacity) return true;
-    size_t capacity = s->capacity ? s->capacity * 2 : 1024;
+static inline void publish(table *t) {
+    uint32_t index = (uint32_t)(t - tables);
+    spin_lock(&t->lock);
+    if (!t->published) {
+        t->published = true;
+        atomic_fetch_or(&published_tables[index / 64], 1ull << (index % 64));
+        atomic_fetch_add(&published_count, 1);
+    }
+    spin_unlock(&t->lock);
+    tls.published = 1;
+}
+
+/* Under the lock, when the table is empty: other threads need not look here. */
+static void unpublish_locked(table *t) {
+    uint32_t index = (uint32_t)(t - tables);
+    if (!t->published) return;
+    t->published = false;
+    atomic_fetch_and(&published_tables[index / 64], ~(1ull << (index % 64)));
+    atomic_fetch_sub(&published_count, 1);
+    tls.published = 0;
+}
+
+static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e) {
+    uint64_t i = ((uint64_t)(e->address >> 4) * 0x9E3779B97F4A7C15ull) >> shift;
+    while (es[i].address != 0) i = (i + 1) & mask;
+    es[i] = *e;
+}
+
+/* Rebuilds the table at the given capacity without its dead entries, under the lock:
+ * readers on other threads hold it while they look. The owner's call. */
+static bool rebuild(table *t, uint64_t capacity) {
+    uint32_t shift = (uint32_t)(64 - __builtin_ctzll(capacity));
     entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
-    for (size_t i = 0; i < s->capacity; i++) {
-        if (s->entries[i].address) fresh[find(fresh, capacity, s->entries[i].address)] = s->entries[i];
+    spin_lock(&t->lock);
+    entry *old = t->entries;
+    uint64_t old_capacity = old ? t->mask + 1 : 0, live = 0;
+    for (uint64_t i = 0; i < old_capacity; i++) {
+        if (old[i].address && !(old[i].address & 1)) {
+            insert_into(fresh, capacity - 1, shift, &old[i]);
+            live++;
+        }
     }
-    if (s->entries) munmap(s->entries, s->capacity * sizeof(entry));
-    s->entries = fresh;
-    s->capacity = capacity;
+    t->entries = fresh;
+    t->mask = capacity - 1;
+    t->shift = shift;
+    t->live = live;
+    atomic_store_explicit(&t->dead, 0, memory_order_relaxed);
+    spin_unlock(&t->lock);
+    if (old) munmap(old, old_capacity * sizeof(entry));
     return true;
 }
 
-static void track(void *p, size_t requested, size_t usable) {
-    uintptr_t a = (uintptr_t)p;
-    stripe *s = stripe_for(a);
-    lock_stripe(s);
-    if (make_room(s)) {
-        size_t i = find(s->entries, s->capacity, a);
-        /* Written only under the lock: a plain store, no locked instruction. */
-        if (s->entries[i].address == 0) atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) + 1, memory_order_relaxed);
-        s->entries[i] = (entry){ a, requested, usable, tls.epoch, tls.slot_index };
-    }
-    unlock_stripe(s);
+/* Room for one more entry at under half load: the dead ones go first, then it doubles. */
+static bool make_room(table *t) {
+    uint64_t dead = atomic_load_explicit(&t->dead, memory_order_relaxed);
+    uint64_t capacity = t->entries ? t->mask + 1 : 512;
+    while ((t->live - dead + 1) * 2 > capacity) capacity *= 2;
+    if (capacity < 1024) capacity = 1024;
+    return rebuild(t, capacity);
 }
 
-/* Empties slot i, moving later entries of the same probe run back so that every entry
- * stays reachable from its home slot without tombstones. */
-static void remove_at(stripe *s, size_t i) {
-    size_t mask = s->capacity - 1, j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        uintptr_t a = s->entries[j].address;
+/* Sheds dead entries, when there are any. The owner's call, outside the hot paths. */
+static void purge(table *t) {
+    if (atomic_load_explicit(&t->dead, memory_order_relaxed) && t->entries) rebuild(t, t->mask + 1);
+}
+
+/* The owner inserts a block; an entry already there for the address is stale (its block
+ * was freed on a path the hooks did not see) and is overwritten. */
+static inline void own_insert(table *t, uintptr_t a, uint64_t requested, uint64_t usable, uint64_t tag) {
+    if (UNLIKELY(!tls.published)) publish(t);
+    if (UNLIKELY((t->live + 1) * 2 > t->mask + 1)) {
+        if (!make_room(t)) return;
+    }
+    entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    uintptr_t x;
+    while ((x = es[i].address) != 0 && x != a) i = (i + 1) & mask;
+    es[i].requested = requested;
+    es[i].usable = usable;
+    es[i].tag = tag;
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&es[i].address, a, __ATOMIC_RELEASE);
+    if (x == 0) t->live++;
+}
+
+/* The owner empties slot i, moving later entries of the same probe run back so that
+ * every entry stays reachable from its home without tombstones. */
+static inline void own_remove_at(table *t, uint64_t i) {
+    entry *es = t->entries;
+    uint64_t mask = t->mask, j = (i + 1) & mask;
+    t->live--;
+    if (LIKELY(es[j].address == 0)) {
+        /* Nothing after it in the run: no entry moves, no reader can miss one. */
+        __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+        return;
+    }
+    /* A locked add, a full barrier: a thread marking an entry dead (a compare-and-swap)
+     * either lands before the entries are read for moving, or sees the count change. */
+    atomic_fetch_add_explicit(&t->seq, 1, memory_order_seq_cst);
+    for (;; j = (j + 1) & mask) {
+        uintptr_t a = __atomic_load_n(&es[j].address, __ATOMIC_RELAXED);
         if (a == 0) break;
-        size_t home = (size_t)hash_address(a) & mask;
+        uint64_t home = home_of(t, a); /* a dead entry's low bit does not change its home */
         /* The entry at j may move to i unless its home lies cyclically in (i, j]. */
         bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (!stays) {
-            s->entries[i] = s->entries[j];
+            es[i] = es[j];
             i = j;
         }
     }
-    s->entries[i].address = 0;
+    __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+    atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_release);
 }
 
-/* Removes p from the table if present; returns whether it was, with its entry. */
-static bool untrack(void *p, entry *out) {
-    uintptr_t a = (uintptr_t)p;
-    stripe *s = stripe_for(a);
-    /* A block being freed was tracked, if at all, before its address reached this
-     * thread, so an empty stripe here means it is not in the table. */
-    if (atomic_load_explicit(&s->used, memory_order_relaxed) == 0) return false;
-    bool found = false;
-    lock_stripe(s);
-    if (s->entries) {
-        size_t i = find(s->entries, s->capacity, a);
-        if (s->entries[i].address == a) {
-            *out = s->entries[i];
-            remove_at(s, i);
-            atomic_store_explicit(&s->used, atomic_load_explicit(&s->used, memory_order_relaxed) - 1, memory_order_relaxed);
-            found = true;
+/* ---- foreign frees ----
+ * A thread freeing a block another thread tracked finds the entry under that table's lock
+ * (which keeps the table from growing or being purged meanwhile), reading it inside a
+ * sequence-count check (the owner moves entries without the lock). It credits the free and
+ * marks the entry dead with a compare-and-swap on its address; if the owner may have moved
+ * entries meanwhile, it looks again for an unmarked copy. The block is then freed at once.
+ * A dead entry matches no address, so a reused address is never taken for it; the owner
+ * sheds dead entries when a region opens or closes, or its table grows. A table whose
+ * thread has exited is changed directly, under its lock. */
+
+static inline uint64_t even_seq(table *t) {
+    uint64_t seq;
+    while ((seq = atomic_load_explicit(&t->seq, memory_order_acquire)) & 1) { }
+    return seq;
+}
+
+/* ---- accounting ----
+ * Two paths. The fast one (state READY, hot.fast: mode FULL, usable sizes from headers,
+ * no window) is what runs almost always: no reentrancy guard is needed there because it
+ * calls nothing that can allocate. Everything else (a new or exiting thread, a nested call,
+ * the benchmark modes, an open window) takes the general path, under the guard. */
+
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#define SLOW __attribute__((noinline, cold))
+
+/* The calling thread's counter: a plain add in its TLS block; after its exit, a locked
+ * add in the retired totals. */
+#define BUMP(field, amount) do { \
+    if (LIKELY(tls.state != STATE_EXITED)) tls.n.field += (amount); \
+    else __atomic_fetch_add(&retired.field, (amount), __ATOMIC_RELAXED); \
+} while (0)
+
+static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, uint64_t window) {
+    table *t = tls.table;
+    tls.n.c.attributed_allocations += 1;
+    tls.n.c.attributed_requested += requested;
+    tls.n.c.attributed_usable += usable;
+    own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
+}
+
+/* The freeing thread's own share of a tracked free: whether its regions may count it as
+ * released (only if no region of the allocating thread still holds it), and the window. */
+static ALWAYS_INLINE void credit_freer(const entry *e, bool releasable, size_t usable) {
+    if (releasable) {
+        BUMP(c.releasable_requested, e->requested);
+        BUMP(c.releasable_usable, e->usable);
+    }
+    uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
+    if (UNLIKELY(window != 0)) {
+        if ((e->tag >> SCOPE_BITS) == window) {
+            BUMP(c.window_reclaimed_requested, e->requested);
+            BUMP(c.window_reclaimed_usable, e->usable);
+        } else {
+            BUMP(c.window_released_requested, e->requested);
+            BUMP(c.window_released_usable, e->usable);
         }
     }
-    unlock_stripe(s);
-    return found;
+    BUMP(c.tracked_freed_usable, usable);
 }
 
-static uint64_t tracked_blocks(void) {
-    uint64_t total = 0;
-    for (int i = 0; i < STRIPES; i++) total += atomic_load_explicit(&stripes[i].used, memory_order_relaxed);
-    return total;
+/* The deepest of the given open regions (ids by depth) that holds a block allocated
+ * with the given innermost scope: regions opened before it and still open. 0: none. */
+static ALWAYS_INLINE uint32_t holding_depth(const uint64_t *ids, uint32_t depth, uint64_t scope) {
+    if (!scope) return 0;
+    while (depth > 0 && (ids[depth] & SCOPE_MASK) > scope) depth--;
+    return depth;
 }
 
-/* ---- accounting ---- */
+/* An entry whose usable size differs from the block's is stale: the block it named was
+ * freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
+static ALWAYS_INLINE bool fresh_entry(const entry *e, size_t usable) { return !usable || !e->usable || e->usable == usable; }
 
-static inline bool enter(void) {
-    if (tls.in_hook) return false;
-    if (__builtin_expect(atomic_load_explicit(&hooks_mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD, 0)) return false;
-    tls.in_hook = true;
-    if (!tls.slot) claim_slot();
+/* Looks for p in this thread's own table; removes and credits it. True when found fresh. */
+static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
+    table *t = tls.table;
+    if (LIKELY(t->live == 0)) return false;
+    int64_t i = find(t, (uintptr_t)p);
+    if (i < 0) return false;
+    entry e = t->entries[i];
+    own_remove_at(t, (uint64_t)i);
+    if (UNLIKELY(!fresh_entry(&e, usable))) return false;
+    uint32_t j = holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK);
+    if (j) {
+        tls.reclaimed_requested[j] += e.requested;
+        tls.reclaimed_usable[j] += e.usable;
+    }
+    credit_freer(&e, true, usable);
     return true;
 }
-static inline void leave(void) { tls.in_hook = false; }
 
-static inline bool usable_accounting(void) {
-    return atomic_load_explicit(&hooks_mode, memory_order_relaxed) != PROFCTL_HOOKS_COUNT;
-}
-
-static void account_allocation(void *p, size_t requested) {
-    if (!p) return;
-    size_t usable = usable_accounting() ? usable_size_of(p) : 0;
-    slot *s = tls.slot;
-    if (tls.slot_index == 0) {
-        shared_bump(&s->allocations, 1);
-        shared_bump(&s->requested, requested);
-        shared_bump(&s->usable, usable);
-        return;
-    }
-    bump(&s->allocations, 1);
-    bump(&s->requested, requested);
-    bump(&s->usable, usable);
-    if (tls.region_depth > 0 && tls.excluded_depth == 0) {
-        bump(&s->attributed_allocations, 1);
-        bump(&s->attributed_requested, requested);
-        bump(&s->attributed_usable, usable);
-        track(p, requested, usable);
-    }
-}
-
-/* A tracked block was freed by the thread owning `freer`: while the region that
- * allocated it is still open it is reclaimed from that region (on whatever thread);
- * otherwise it is earlier measured work released by the freeing thread. */
-static void credit_tracked_free(slot *freer, const entry *e, size_t usable) {
-    slot *owner = &slots[e->slot];
-    /* Counters only their own thread writes take a plain add; the rest a locked one. */
-    bool own = freer == owner && tls.slot_index != 0;
-    if (e->epoch != 0 && load(&owner->open_epoch) == e->epoch) {
-        if (own) {
-            bump(&owner->reclaimed_requested, e->requested);
-            bump(&owner->reclaimed_usable, e->usable);
-        } else {
-            shared_bump(&owner->foreign_reclaimed_requested, e->requested);
-            shared_bump(&owner->foreign_reclaimed_usable, e->usable);
+/* Looks for p in other threads' tables; credits and marks its entry when found. */
+static SLOW void foreign_free(void *p, size_t usable) {
+    uintptr_t a = (uintptr_t)p;
+    for (uint32_t w = 0; w < PROFCTL_MAX_THREADS / 64; w++) {
+        uint64_t bits = atomic_load_explicit(&published_tables[w], memory_order_acquire);
+        while (bits) {
+            uint32_t index = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            table *t = &tables[index];
+            if (t == tls.table) continue;
+            spin_lock(&t->lock);
+            if (!t->entries) { spin_unlock(&t->lock); continue; }
+            entry e = { 0, 0, 0, 0 };
+            int64_t i;
+            uint64_t seq;
+            do {
+                seq = even_seq(t);
+                i = find(t, a);
+                if (i >= 0) e = t->entries[i];
+                atomic_thread_fence(memory_order_acquire);
+            } while (atomic_load_explicit(&t->seq, memory_order_relaxed) != seq);
+            if (i < 0 || e.address != a) { spin_unlock(&t->lock); continue; }
+            bool fresh = fresh_entry(&e, usable);
+            if (!t->owned) {
+                own_remove_at(t, (uint64_t)i); /* nobody else changes it: we hold the lock */
+            } else {
+                /* Mark it dead; if entries moved meanwhile, an unmarked copy may remain: again. */
+                for (;;) {
+                    uintptr_t expected = a;
+                    bool marked = atomic_compare_exchange_strong((_Atomic uintptr_t *)&t->entries[i].address, &expected, a | 1);
+                    if (marked && atomic_load_explicit(&t->seq, memory_order_seq_cst) == seq) break;
+                    seq = even_seq(t);
+                    i = find(t, a);
+                    if (i < 0) break; /* no unmarked copy: the mark holds */
+                }
+                atomic_fetch_add_explicit(&t->dead, 1, memory_order_relaxed);
+            }
+            uint32_t j = fresh ? holding_depth(t->open_ids, t->depth, e.tag & SCOPE_MASK) : 0;
+            if (j) {
+                t->foreign_reclaimed_requested[j] += e.requested;
+                t->foreign_reclaimed_usable[j] += e.usable;
+            }
+            spin_unlock(&t->lock);
+            /* A stale entry is dropped uncredited and the search goes on. */
+            if (fresh) {
+                credit_freer(&e, j == 0, usable);
+                return;
+            }
         }
-    } else if (tls.slot_index != 0) {
-        bump(&freer->prior_freed_requested, e->requested);
-        bump(&freer->prior_freed_usable, e->usable);
-    } else {
-        shared_bump(&freer->prior_freed_requested, e->requested);
-        shared_bump(&freer->prior_freed_usable, e->usable);
     }
-    if (tls.slot_index != 0) bump(&freer->tracked_freed_usable, usable);
-    else shared_bump(&freer->tracked_freed_usable, usable);
 }
 
-static void account_free(void *p) {
-    if (!p) return;
-    size_t usable = usable_accounting() ? usable_size_of(p) : 0;
-    slot *s = tls.slot;
-    entry e;
-    /* An entry whose usable size differs from the block's is stale: the block it named
-     * was freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
-    if (untrack(p, &e) && (!usable || !e.usable || e.usable == usable)) credit_tracked_free(s, &e, usable);
-    if (tls.slot_index == 0) {
-        shared_bump(&s->frees, 1);
-        shared_bump(&s->freed_usable, usable);
-    } else {
-        bump(&s->frees, 1);
-        bump(&s->freed_usable, usable);
+/* Accounts for freeing p (any path), before it is freed. */
+static ALWAYS_INLINE void account_free(void *p, size_t usable) {
+    BUMP(c.frees, 1);
+    BUMP(c.freed_usable, usable);
+    if (untrack_own(p, usable)) return;
+    if (UNLIKELY(atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published)) foreign_free(p, usable);
+}
+
+/* ---- the general path ---- */
+
+static _Atomic uint64_t next_window_epoch = 1;
+static _Atomic int window_open;
+
+/* Enters the general path: false when the call must just forward (a nested call, or
+ * the hooks forwarding only). */
+static inline bool enter(void) {
+    if (tls.state == STATE_BUSY) return false;
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return false;
+    if (tls.state == STATE_NEW) {
+        tls.state = STATE_BUSY;
+        join();
+        tls.state = STATE_READY;
     }
+    return true;
+}
+
+/* For regions and windows: joined whatever the mode. */
+static bool enter_always(void) {
+    if (tls.state == STATE_BUSY) return false;
+    if (tls.state == STATE_NEW) {
+        tls.state = STATE_BUSY;
+        join();
+        tls.state = STATE_READY;
+    }
+    return true;
+}
+
+static inline size_t usable_if_counted(void *p) {
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_COUNT) return 0;
+    return usable_size_of(p);
+}
+
+static SLOW void account_allocation_general(void *p, size_t requested) {
+    if (!p || !enter()) return;
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    size_t usable = usable_if_counted(p);
+    if (state == STATE_EXITED) {
+        __atomic_fetch_add(&retired.allocations, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&retired.requested, requested, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&retired.usable, usable, __ATOMIC_RELAXED);
+    } else {
+        tls.n.allocations += 1;
+        tls.n.requested += requested;
+        tls.n.usable += usable;
+        uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
+        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) track_own(p, requested, usable, window);
+    }
+    tls.state = state;
+}
+
+static SLOW void free_general(void *p) {
+    if (!enter()) { next_free(p); return; }
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    account_free(p, usable_if_counted(p));
+    next_free(p); /* still BUSY: what the allocator underneath frees for itself is not counted */
+    tls.state = state;
 }
 
 /* ---- the replaced malloc family ---- */
 
-void *malloc(size_t size) {
-    if (!enter()) return __libc_malloc(size);
-    void *p = __libc_malloc(size);
-    account_allocation(p, size);
-    leave();
+static ALWAYS_INLINE bool fast(void) {
+    return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
+}
+
+/* An allocation on the fast path. */
+static ALWAYS_INLINE void account_fast(void *p, size_t requested) {
+    size_t usable = usable_from_header(p);
+    tls.n.allocations += 1;
+    tls.n.requested += requested;
+    tls.n.usable += usable;
+    if (UNLIKELY(tls.tracking)) track_own(p, requested, usable, 0);
+}
+
+enum { ALLOC_MALLOC, ALLOC_CALLOC, ALLOC_ALIGNED, ALLOC_VALLOC, ALLOC_PVALLOC };
+
+/* The general path of an allocation. The allocator underneath runs with the thread BUSY,
+ * so whatever it allocates for itself (heaptrack's bookkeeping, when chained) forwards
+ * uncounted. */
+static SLOW void *allocate_general(int kind, size_t a, size_t b) {
+    bool entered = enter();
+    uint8_t state = tls.state;
+    if (entered) tls.state = STATE_BUSY;
+    void *p = NULL;
+    size_t requested = a;
+    switch (kind) {
+    case ALLOC_MALLOC: p = next_malloc(a); break;
+    case ALLOC_CALLOC:
+        p = next_calloc(a, b);
+        if (__builtin_mul_overflow(a, b, &requested)) p = NULL;
+        break;
+    case ALLOC_ALIGNED: p = next_aligned(a, b); requested = b; break;
+    case ALLOC_VALLOC: p = next_valloc(a); break;
+    default: p = __libc_pvalloc(a); break;
+    }
+    if (entered) {
+        tls.state = state;
+        account_allocation_general(p, requested);
+    }
     return p;
+}
+
+void *malloc(size_t size) {
+    if (fast()) {
+        void *p = next_malloc(size);
+        if (LIKELY(p != NULL)) account_fast(p, size);
+        return p;
+    }
+    return allocate_general(ALLOC_MALLOC, size, 0);
+}
+
+/* The fast path's free of a block that may be tracked (this thread has entries, or another
+ * thread does): out of line, so free's own path saves no registers. */
+static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
+    if (!untrack_own(p, usable) && atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
+        tls.state = STATE_BUSY;
+        foreign_free(p, usable);
+        tls.state = STATE_READY;
+    }
+    next_free(p);
 }
 
 void free(void *p) {
     if (!p) return;
-    if (!enter()) { __libc_free(p); return; }
-    account_free(p);
-    __libc_free(p);
-    leave();
+    if (fast()) {
+        size_t usable = usable_from_header(p);
+        tls.n.c.frees += 1;
+        tls.n.c.freed_usable += usable;
+        /* published_count counts this thread's own table too, when it has entries. */
+        if (UNLIKELY((tls.table->live | (atomic_load_explicit(&published_count, memory_order_relaxed) ^ tls.published)) != 0)) {
+            free_maybe_tracked(p, usable);
+            return;
+        }
+        next_free(p);
+        return;
+    }
+    free_general(p);
 }
 
 void *calloc(size_t count, size_t size) {
-    if (!enter()) return __libc_calloc(count, size);
-    void *p = __libc_calloc(count, size);
-    size_t total;
-    if (p && !__builtin_mul_overflow(count, size, &total)) account_allocation(p, total);
-    leave();
-    return p;
+    if (fast()) {
+        void *p = next_calloc(count, size);
+        size_t total;
+        if (p && !__builtin_mul_overflow(count, size, &total)) account_fast(p, total);
+        return p;
+    }
+    return allocate_general(ALLOC_CALLOC, count, size);
 }
 
 void *realloc(void *old, size_t size) {
     if (!old) return malloc(size);
     if (size == 0) { free(old); return NULL; }
-    if (!enter()) return __libc_realloc(old, size);
-    /* Untrack before the call: once old is released another thread may be handed the
-     * same address and track it, and that entry must not be removed in our name. */
-    size_t old_usable = usable_size_of(old);
-    entry e;
-    bool was_tracked = untrack(old, &e);
-    void *p = __libc_realloc(old, size);
-    if (!p) {
-        if (was_tracked) track(old, e.requested, e.usable); /* old is still valid */
-        leave();
-        return NULL;
-    }
-    /* Count as a free of the old block and an allocation of the new one. */
-    slot *s = tls.slot;
-    if (was_tracked && (!old_usable || !e.usable || e.usable == old_usable)) credit_tracked_free(s, &e, old_usable);
-    shared_bump(&s->frees, 1);
-    shared_bump(&s->freed_usable, old_usable);
-    account_allocation(p, size);
-    leave();
+    if (!enter()) return next_realloc(old, size);
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    /* Counted as a free of the old block and an allocation of the new one. The entry goes
+     * before glibc releases the old address, which another thread may be handed at once
+     * (a failed realloc, out of memory, leaves the old block counted as freed). */
+    account_free(old, usable_if_counted(old));
+    void *p = next_realloc(old, size);
+    tls.state = state;
+    if (p) account_allocation_general(p, size);
     return p;
 }
 
@@ -462,11 +790,12 @@ void *reallocarray(void *old, size_t count, size_t size) {
 }
 
 static void *aligned(size_t alignment, size_t size) {
-    if (!enter()) return __libc_memalign(alignment, size);
-    void *p = __libc_memalign(alignment, size);
-    account_allocation(p, size);
-    leave();
-    return p;
+    if (fast()) {
+        void *p = next_aligned(alignment, size);
+        if (p) account_fast(p, size);
+        return p;
+    }
+    return allocate_general(ALLOC_ALIGNED, alignment, size);
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
@@ -480,118 +809,192 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 void *aligned_alloc(size_t alignment, size_t size) { return aligned(alignment, size); }
 void *memalign(size_t alignment, size_t size) { return aligned(alignment, size); }
 
-void *valloc(size_t size) {
-    if (!enter()) return __libc_valloc(size);
-    void *p = __libc_valloc(size);
-    account_allocation(p, size);
-    leave();
-    return p;
-}
-
-void *pvalloc(size_t size) {
-    if (!enter()) return __libc_pvalloc(size);
-    void *p = __libc_pvalloc(size);
-    account_allocation(p, size);
-    leave();
-    return p;
-}
+void *valloc(size_t size) { return allocate_general(ALLOC_VALLOC, size, 0); }
+void *pvalloc(size_t size) { return allocate_general(ALLOC_PVALLOC, size, 0); }
 
 size_t malloc_usable_size(void *p) {
-    bool entered = enter();
-    size_t n = usable_size_of(p);
-    if (entered) leave();
+    if (!p) return 0;
+    if (atomic_load_explicit(&hot.header_ok, memory_order_relaxed)) return usable_from_header(p);
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY; /* dlsym may allocate */
+    size_t n = usable_size_slow(p);
+    tls.state = state;
     return n;
 }
 
 /* ---- regions ---- */
 
+static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+static void update_tracking(void) { tls.tracking = tls.depth > 0 && tls.excluded_depth == 0 && tls.table != &no_table; }
+
 int profctl_region_begin(profctl_region *r) {
-    bool entered = enter();
-    if (entered) leave();
-    if (tls.slot_index == 0) return -1;
-    slot *s = tls.slot;
+    if (!enter_always()) return -1;
+    if (tls.state != STATE_READY || tls.table == &no_table) return -1;
+    if (tls.depth >= MAX_DEPTH) return -2;
+    tls.state = STATE_BUSY;
+    table *t = tls.table;
+    purge(t);
     uint64_t id = atomic_fetch_add(&next_scope_id, 1);
+    uint32_t k = tls.depth + 1;
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
-    r->slot = tls.slot_index;
-    r->outermost = tls.region_depth == 0;
-    if (r->outermost) {
-        tls.epoch = id;
-        atomic_store(&s->open_epoch, id);
-    }
-    r->epoch = tls.epoch;
+    r->slot = (uint32_t)(t - tables);
+    r->depth = k;
+    tls.stack[k] = id;
+    tls.reclaimed_requested[k] = 0;
+    tls.reclaimed_usable[k] = 0;
+    spin_lock(&t->lock);
+    t->open_ids[k] = id;
+    t->foreign_reclaimed_requested[k] = 0;
+    t->foreign_reclaimed_usable[k] = 0;
+    t->depth = k;
+    spin_unlock(&t->lock);
+    tls.depth = k;
     tls.scope_id = id;
-    tls.region_depth++;
-    r->attributed_allocations = load(&s->attributed_allocations);
-    r->attributed_requested = load(&s->attributed_requested);
-    r->attributed_usable = load(&s->attributed_usable);
-    r->frees = load(&s->frees);
-    r->freed_usable = load(&s->freed_usable);
-    r->reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested);
-    r->reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable);
-    r->prior_freed_requested = load(&s->prior_freed_requested);
-    r->prior_freed_usable = load(&s->prior_freed_usable);
-    r->tracked_freed_usable = load(&s->tracked_freed_usable);
+    update_tracking();
+    r->start = tls.n.c;
+    tls.state = STATE_READY;
     return 0;
 }
 
 void profctl_region_end(profctl_region *r, profctl_region_result *out) {
-    slot *s = &slots[r->slot];
     memset(out, 0, sizeof *out);
     out->scope_id = r->scope_id;
-    out->allocations = load(&s->attributed_allocations) - r->attributed_allocations;
-    out->requested_bytes = load(&s->attributed_requested) - r->attributed_requested;
-    out->usable_bytes = load(&s->attributed_usable) - r->attributed_usable;
-    out->frees = load(&s->frees) - r->frees;
-    uint64_t reclaimed_requested = load(&s->reclaimed_requested) + load(&s->foreign_reclaimed_requested) - r->reclaimed_requested;
-    uint64_t reclaimed_usable = load(&s->reclaimed_usable) + load(&s->foreign_reclaimed_usable) - r->reclaimed_usable;
-    out->retained_requested_bytes = out->requested_bytes - reclaimed_requested;
-    out->retained_usable_bytes = out->usable_bytes - reclaimed_usable;
-    out->released_requested_bytes = load(&s->prior_freed_requested) - r->prior_freed_requested;
-    out->released_usable_bytes = load(&s->prior_freed_usable) - r->prior_freed_usable;
-    uint64_t freed_usable = load(&s->freed_usable) - r->freed_usable;
-    uint64_t tracked_freed_usable = load(&s->tracked_freed_usable) - r->tracked_freed_usable;
-    out->untracked_freed_usable_bytes = freed_usable - tracked_freed_usable;
-
-    if (tls.region_depth > 0) tls.region_depth--;
+    /* Only the region on top of this thread's stack can close. */
+    if (tls.state != STATE_READY || tls.table == &no_table || r->slot != (uint32_t)(tls.table - tables) ||
+        r->depth != tls.depth || tls.depth == 0 || tls.stack[r->depth] != r->scope_id) return;
+    tls.state = STATE_BUSY;
+    table *t = tls.table;
+    purge(t);
+    uint32_t k = r->depth;
+    uint64_t own_requested = tls.reclaimed_requested[k], own_usable = tls.reclaimed_usable[k];
+    tls.reclaimed_requested[k - 1] += own_requested;
+    tls.reclaimed_usable[k - 1] += own_usable;
+    spin_lock(&t->lock);
+    uint64_t foreign_requested = t->foreign_reclaimed_requested[k], foreign_usable = t->foreign_reclaimed_usable[k];
+    t->foreign_reclaimed_requested[k - 1] += foreign_requested;
+    t->foreign_reclaimed_usable[k - 1] += foreign_usable;
+    t->depth = k - 1;
+    if (t->live == 0 && k == 1) unpublish_locked(t);
+    spin_unlock(&t->lock);
+    tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
-    if (r->outermost) {
-        atomic_store(&s->open_epoch, 0);
-        tls.epoch = 0;
-    }
+    if (k == 1) tls.reclaimed_requested[0] = tls.reclaimed_usable[0] = 0;
+    update_tracking();
+
+    const profctl_snapshot now = tls.n.c, *then = &r->start;
+    out->allocations = minus(now.attributed_allocations, then->attributed_allocations);
+    out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
+    out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
+    out->frees = minus(now.frees, then->frees);
+    out->retained_requested_bytes = minus(out->requested_bytes, own_requested + foreign_requested);
+    out->retained_usable_bytes = minus(out->usable_bytes, own_usable + foreign_usable);
+    /* Tracked frees on this thread that no allocating region still holds, less this
+     * region's own blocks: what it released of earlier work. */
+    out->released_requested_bytes = minus(minus(now.releasable_requested, then->releasable_requested), own_requested);
+    out->released_usable_bytes = minus(minus(now.releasable_usable, then->releasable_usable), own_usable);
+    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable),
+                                              minus(now.tracked_freed_usable, then->tracked_freed_usable));
+    tls.state = STATE_READY;
 }
 
 uint64_t profctl_current_scope(void) { return tls.scope_id; }
 
-void profctl_exclusion_begin(void) { tls.excluded_depth++; }
+void profctl_exclusion_begin(void) {
+    tls.excluded_depth++;
+    update_tracking();
+}
 void profctl_exclusion_end(void) {
     if (tls.excluded_depth > 0) tls.excluded_depth--;
+    update_tracking();
 }
 
-void profctl_hooks_totals(profctl_totals *t) {
-    memset(t, 0, sizeof *t);
-    for (int i = -1; i < PROFCTL_MAX_THREADS; i++) {
-        slot *s = i < 0 ? &retired : &slots[i];
-        t->allocations += load(&s->allocations);
-        t->frees += load(&s->frees);
-        t->requested_bytes += load(&s->requested);
-        t->usable_bytes += load(&s->usable);
-        t->freed_usable_bytes += load(&s->freed_usable);
+/* ---- process-wide sums ---- */
+
+static void sum_counters(counters *out) {
+    uint64_t *sum = &out->allocations;
+    memset(out, 0, sizeof *out);
+    spin_lock(&registry_lock);
+    for (size_t k = 0; k < COUNTERS; k++) sum[k] = __atomic_load_n(&(&retired.allocations)[k], __ATOMIC_RELAXED);
+    for (thread_state *s = registry; s; s = s->next) {
+        const uint64_t *from = &s->n.allocations;
+        for (size_t k = 0; k < COUNTERS; k++) sum[k] += peek(&from[k]);
     }
-    t->tracked_live_blocks = tracked_blocks();
-    t->threads_seen = load(&threads_seen);
-    t->threads_exited = load(&threads_exited);
+    spin_unlock(&registry_lock);
+}
+
+int profctl_window_begin(profctl_window *w) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&window_open, &expected, 1)) return -1;
+    enter_always();
+    uint64_t epoch;
+    do { epoch = atomic_fetch_add(&next_window_epoch, 1) & WINDOW_MASK; } while (epoch == 0);
+    w->epoch = epoch;
+    counters now;
+    sum_counters(&now);
+    w->start = now.c;
+    atomic_store(&hot.window, epoch);
+    update_fast();
+    return 0;
+}
+
+void profctl_window_end(profctl_window *w, profctl_region_result *out) {
+    memset(out, 0, sizeof *out);
+    out->scope_id = w->epoch;
+    if (atomic_load(&hot.window) != w->epoch) return;
+    atomic_store(&hot.window, 0);
+    update_fast();
+    counters sum;
+    sum_counters(&sum);
+    const profctl_snapshot now = sum.c, *then = &w->start;
+    out->allocations = minus(now.attributed_allocations, then->attributed_allocations);
+    out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
+    out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
+    out->frees = minus(now.frees, then->frees);
+    out->retained_requested_bytes = minus(out->requested_bytes, minus(now.window_reclaimed_requested, then->window_reclaimed_requested));
+    out->retained_usable_bytes = minus(out->usable_bytes, minus(now.window_reclaimed_usable, then->window_reclaimed_usable));
+    out->released_requested_bytes = minus(now.window_released_requested, then->window_released_requested);
+    out->released_usable_bytes = minus(now.window_released_usable, then->window_released_usable);
+    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable),
+                                              minus(now.tracked_freed_usable, then->tracked_freed_usable));
+    atomic_store(&window_open, 0);
+}
+
+int profctl_window_is_open(void) { return atomic_load(&window_open); }
+
+void profctl_hooks_totals(profctl_totals *t) {
+    counters sum;
+    sum_counters(&sum);
+    memset(t, 0, sizeof *t);
+    t->allocations = sum.allocations;
+    t->requested_bytes = sum.requested;
+    t->usable_bytes = sum.usable;
+    t->frees = sum.c.frees;
+    t->freed_usable_bytes = sum.c.freed_usable;
+    uint32_t high = atomic_load(&tables_high_water);
+    for (uint32_t i = 0; i < high; i++) {
+        t->tracked_live_blocks += minus(peek(&tables[i].live), atomic_load_explicit(&tables[i].dead, memory_order_relaxed));
+    }
+    t->threads_seen = atomic_load(&threads_seen);
+    t->threads_exited = atomic_load(&threads_exited);
 }
 
 int profctl_hooks_active(void) {
+    if (atomic_load_explicit(&hooks_seen_call, memory_order_relaxed)) return 1;
     profctl_totals t;
     profctl_hooks_totals(&t);
-    return t.allocations > 0;
+    if (t.allocations == 0) return 0;
+    atomic_store(&hooks_seen_call, 1);
+    return 1;
 }
 
-void profctl_hooks_set_mode(int mode) { atomic_store(&hooks_mode, mode); }
+void profctl_hooks_set_mode(int mode) {
+    atomic_store(&hot.mode, mode);
+    update_fast();
+}
 
-int profctl_hooks_header_usable_size(void) { return atomic_load(&header_usable_size_ok); }
+int profctl_hooks_header_usable_size(void) { return atomic_load(&hot.header_ok); }
 
 void *profctl_underlying_malloc(size_t size) { return __libc_malloc(size); }
 void profctl_underlying_free(void *pointer) { __libc_free(pointer); }

@@ -2,6 +2,7 @@
 // measured in the same run (machines here are noisy; absolute figures are context).
 //
 //   swift run -c release profctl-bench [--quick] [--json FILE] [--skip-scale]
+//   profctl-bench --hook-loop MODE PAIRS SIZE   (for callgrind: scripts/hook-instructions)
 import CAllocationHooks
 import Foundation
 import Profiler
@@ -11,6 +12,13 @@ if arguments.count == 4, arguments[1] == "--write-synthetic", let count = Int(ar
     do { try AtScale.writeSynthetic(count: count, path: arguments[3]); exit(0) } catch {
         FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
         exit(1)
+    }
+}
+
+if arguments.count == 5, arguments[1] == "--hook-loop", let pairs = UInt64(arguments[3]), let size = Int(arguments[4]) {
+    do { try HookLoop.run(mode: arguments[2], pairs: pairs, size: size); exit(0) } catch {
+        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
+        exit(64)
     }
 }
 

@@ -1,6 +1,11 @@
 import CAllocationHooks
 
-/// What one measured region did to the heap, from the allocation hooks.
+/// What one measured region (one thread, ``AllocationScope``) or window (the whole
+/// process, ``AllocationWindow``) did to the heap, from the allocation hooks.
+///
+/// Nested regions work like nested timers: an inner region's figures are its own, and
+/// the outer region's include them. A block the outer region allocated and an inner one
+/// freed is *released* by the inner region and simply not *retained* by the outer one.
 public struct Allocations: Sendable, Equatable, Codable {
     /// Allocations made in the region.
     public var allocations: Int
@@ -12,7 +17,8 @@ public struct Allocations: Sendable, Equatable, Codable {
     /// Of the region's own allocations, the bytes still live when it closed.
     public var retainedRequestedBytes: Int
     public var retainedUsableBytes: Int
-    /// Bytes of blocks allocated in an earlier measured region and freed during this one.
+    /// Bytes of blocks allocated in a measured region or window before this one opened
+    /// (not its own) and freed during it.
     public var releasedRequestedBytes: Int
     public var releasedUsableBytes: Int
     /// Usable bytes of never-measured blocks freed during the region. Their requested
@@ -26,23 +32,24 @@ public struct Allocations: Sendable, Equatable, Codable {
 
     /// The change in live heap bytes the region caused, in requested bytes: what it
     /// allocated and kept, less what it freed of earlier measured work.
-    public var netLiveBytes: Int { retainedRequestedBytes - releasedRequestedBytes }
+    public var netLiveBytes: Int { retainedRequestedBytes &- releasedRequestedBytes }
 
     /// The same in usable bytes; here every free is known, measured or not.
     public var netLiveUsableBytes: Int {
-        retainedUsableBytes - releasedUsableBytes - untrackedFreedUsableBytes
+        retainedUsableBytes &- releasedUsableBytes &- untrackedFreedUsableBytes
     }
 
+    /// From the C result. Clamped conversions: no figure can trap, whatever the hooks report.
     init(_ r: profctl_region_result) {
-        allocations = Int(r.allocations)
-        frees = Int(r.frees)
-        requestedBytes = Int(r.requested_bytes)
-        usableBytes = Int(r.usable_bytes)
-        retainedRequestedBytes = Int(r.retained_requested_bytes)
-        retainedUsableBytes = Int(r.retained_usable_bytes)
-        releasedRequestedBytes = Int(r.released_requested_bytes)
-        releasedUsableBytes = Int(r.released_usable_bytes)
-        untrackedFreedUsableBytes = Int(r.untracked_freed_usable_bytes)
+        allocations = Int(clamping: r.allocations)
+        frees = Int(clamping: r.frees)
+        requestedBytes = Int(clamping: r.requested_bytes)
+        usableBytes = Int(clamping: r.usable_bytes)
+        retainedRequestedBytes = Int(clamping: r.retained_requested_bytes)
+        retainedUsableBytes = Int(clamping: r.retained_usable_bytes)
+        releasedRequestedBytes = Int(clamping: r.released_requested_bytes)
+        releasedUsableBytes = Int(clamping: r.released_usable_bytes)
+        untrackedFreedUsableBytes = Int(clamping: r.untracked_freed_usable_bytes)
     }
 
     public init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,
@@ -75,18 +82,21 @@ public struct AllocationTotals: Sendable, Equatable {
 
 /// The Swift face of the C allocation hooks.
 public enum AllocationHooks {
+    /// Sums every thread's counters: a pass over the thread registry, for tests and
+    /// reports, not for per-instance paths.
     public static var totals: AllocationTotals {
         var t = profctl_totals()
         profctl_hooks_totals(&t)
         return AllocationTotals(
-            allocations: Int(t.allocations), frees: Int(t.frees),
-            requestedBytes: Int(t.requested_bytes), usableBytes: Int(t.usable_bytes),
-            freedUsableBytes: Int(t.freed_usable_bytes), trackedLiveBlocks: Int(t.tracked_live_blocks),
-            threadsSeen: Int(t.threads_seen), threadsExited: Int(t.threads_exited))
+            allocations: Int(clamping: t.allocations), frees: Int(clamping: t.frees),
+            requestedBytes: Int(clamping: t.requested_bytes), usableBytes: Int(clamping: t.usable_bytes),
+            freedUsableBytes: Int(clamping: t.freed_usable_bytes), trackedLiveBlocks: Int(clamping: t.tracked_live_blocks),
+            threadsSeen: Int(clamping: t.threads_seen), threadsExited: Int(clamping: t.threads_exited))
     }
 
     /// True when the hooks really are this process's allocator. False under valgrind
-    /// (it owns malloc) or when Profiler is not linked into the executable.
+    /// (it owns malloc) or when Profiler is not linked into the executable. O(1) once
+    /// true (one load): cheap enough to ask on every measurement.
     public static var isActive: Bool { profctl_hooks_active() != 0 }
 
     /// The innermost measured region of the calling thread, 0 when none.

@@ -1,0 +1,44 @@
+// hook-witness WORKLOAD: runs a workload once to warm up, then again inside a process-wide
+// AllocationWindow, and prints the window's figures:
+//   allocations requested_bytes net_live_bytes untracked_freed_usable_bytes
+// Run under heaptrack with PROFCTL_HOOKS_CHAIN=1, the hooks forward to heaptrack's malloc,
+// so heaptrack records the very same allocations; the window lies between two allocations
+// of sizes nothing else asks for (witnessBeginMarker, witnessEndMarker). heaptrack records
+// every thread's allocations in one ordered stream, so what lies between them is the window
+// (Tests/ProfilerTests/WindowWitnessTests.swift compares the two).
+import Foundation
+import HookWitness
+import Profiler
+
+/// The markers, the window and the pauses all on one executor: a hop between executors
+/// allocates (a dispatch continuation), and must not fall between a marker and the window.
+nonisolated func measured(_ workload: Workload) async throws -> Measured<[[String: [Int]]]> {
+    // Let the warm-up's stragglers (task teardown on pool threads) finish first.
+    usleep(100_000)
+    free(malloc(witnessBeginMarker))
+    let measured = try await AllocationWindow.measure { () async -> [[String: [Int]]] in
+        let kept = await workload.run()
+        // And this run's, inside the window.
+        usleep(100_000)
+        return kept
+    }
+    free(malloc(witnessEndMarker))
+    return measured
+}
+
+guard CommandLine.arguments.count == 2, let workload = Workload(rawValue: CommandLine.arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: hook-witness WORKLOAD (one of: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")))\n".utf8))
+    exit(64)
+}
+do {
+    // The warm-up runs in a window too, so whatever the first window instantiates (the
+    // runtime's metadata for Measured<...>) is not charged to the measured one.
+    let warmUp = try await measured(workload)
+    let result = try await measured(workload)
+    let a = result.allocations
+    print(a.allocations, a.requestedBytes, a.netLiveBytes, a.untrackedFreedUsableBytes)
+    withExtendedLifetime((warmUp, result)) { exit(0) }
+} catch {
+    FileHandle.standardError.write(Data("hook-witness: \(error)\n".utf8))
+    exit(1)
+}
