@@ -30,7 +30,7 @@ uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size) {
     return now_ns() - start;
 }
 
-uint64_t bench_insert_events(const char *path, int64_t run_key, int64_t subject_id, int64_t count, int batch) {
+uint64_t bench_insert_events(const char *path, int64_t series_id, int64_t count, int batch) {
     sqlite3 *db = NULL;
     sqlite3_stmt *insert = NULL;
     uint64_t elapsed = 0;
@@ -38,23 +38,20 @@ uint64_t bench_insert_events(const char *path, int64_t run_key, int64_t subject_
     sqlite3_busy_timeout(db, 10000);
     if (sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) goto done;
     if (sqlite3_prepare_v2(db,
-            "INSERT INTO events (run_key, seq, repeat, subject_id, instance, kind_id, "
-            "allocations, frees, requested_bytes, usable_bytes, duration_ns) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert, NULL) != SQLITE_OK) goto done;
-    sqlite3_bind_int64(insert, 1, run_key);
+            "INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, "
+            "duration_ns, at_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert, NULL) != SQLITE_OK) goto done;
+    sqlite3_bind_int64(insert, 1, series_id);
     uint64_t start = now_ns();
     for (int64_t i = 0; i < count; i++) {
         if (i % batch == 0 && sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto done;
         sqlite3_bind_int64(insert, 2, i + 1); /* seq 0 is the recorder's own event */
-        sqlite3_bind_int64(insert, 3, 0);
-        sqlite3_bind_int64(insert, 4, subject_id);
-        sqlite3_bind_int64(insert, 5, i);
-        sqlite3_bind_int64(insert, 6, 0); /* create */
-        sqlite3_bind_int64(insert, 7, 4);
-        sqlite3_bind_int64(insert, 8, 0);
-        sqlite3_bind_int64(insert, 9, 705);
-        sqlite3_bind_int64(insert, 10, 720);
-        sqlite3_bind_int64(insert, 11, 1200);
+        sqlite3_bind_int64(insert, 3, i);
+        sqlite3_bind_int64(insert, 4, 4);
+        sqlite3_bind_int64(insert, 5, 0);
+        sqlite3_bind_int64(insert, 6, 705);
+        sqlite3_bind_int64(insert, 7, 720);
+        sqlite3_bind_int64(insert, 8, 1200);
+        sqlite3_bind_int64(insert, 9, 0);
         if (sqlite3_step(insert) != SQLITE_DONE) goto done;
         sqlite3_reset(insert);
         if ((i + 1) % batch == 0 || i + 1 == count) {

@@ -70,7 +70,8 @@ public struct RecordArguments: ParsableArguments {
         return (scenario, options)
     }
 
-    /// Records each plan as one run: the run id on stdout, progress and a summary on stderr.
+    /// Records each plan as one run: the run id on stdout; on stderr a progress bar (on a
+    /// terminal, for runs longer than a second) and a summary line per run.
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
     /// (`arguments`, the command line's names and files, make the message point at one).
     public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)], arguments: [String]? = nil) throws {
@@ -79,19 +80,18 @@ public struct RecordArguments: ParsableArguments {
             (plan.options.runName ?? plan.scenario.name, plan.scenario.name, arguments.flatMap { index < $0.count ? $0[index] : nil } ?? plan.scenario.name)
         }, databasePath: database.path)
         let environment = RunEnvironment.current()
-        // Step-by-step progress only where someone watches: on a terminal.
+        // Progress only where someone watches: on a terminal. A pipe gets the summary lines.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         for (index, (scenario, options)) in plans.enumerated() {
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
             let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
-                                                    environment: environment) { line in
-                if showProgress { Console.message(position + line) }
-            }
+                                                    environment: environment,
+                                                    display: showProgress ? TerminalProgress(prefix: position) : nil)
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {
-                Console.message("recorded \(options.runName ?? scenario.name) as run \(summary.runID): \(summary.events) events in "
-                                + String(format: "%.2f", seconds) + " s into \(database.path)")
+                Console.message(position + ProgressBar.summary(scenario: options.runName ?? scenario.name, runID: summary.runID,
+                                                               events: summary.events, seconds: seconds, database: database.path))
             }
             Console.output(summary.runID + "\n")
         }

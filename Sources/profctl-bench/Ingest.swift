@@ -17,12 +17,12 @@ struct Ingest {
 
     func plainC() throws -> Double {
         let path = freshDatabase()
-        // The recorder makes the schema, the run and (with one event) the subject the rows refer to.
+        // The recorder makes the schema, the run and (with one event) the series the rows refer to.
         let recorder = try Recorder.start(database: path, run: Self.description)
         try recorder.record(Self.event)
         try recorder.finish()
-        let subject = try SQLiteConnection(path: path, mode: .readOnly).scalar("SELECT max(subject_id) FROM subjects")?.int64 ?? 0
-        let elapsed = bench_insert_events(path, recorder.runKey, subject, Int64(events), Int32(Recorder.batchSize))
+        let series = try SQLiteConnection(path: path, mode: .readOnly).scalar("SELECT max(series_id) FROM event_series")?.int64 ?? 0
+        let elapsed = bench_insert_events(path, series, Int64(events), Int32(Recorder.batchSize))
         guard elapsed > 0 else { throw SQLiteError(code: 1, message: "the C insert loop failed") }
         return Double(events) / (Double(elapsed) / 1e9)
     }

@@ -39,6 +39,9 @@ do {
     figures += try HookCost(pairs: quick ? 400_000 : 4_000_000, rounds: rounds).figures(loop: loop)
     progress("scenario slowdown")
     figures += try ScenarioSlowdown(rounds: rounds, folder: folder, quick: quick).figures()
+    progress("end to end")
+    figures += try EndToEnd(instances: quick ? [1000, 10_000] : [1000, 100_000], bytesInstances: quick ? 1000 : 5000,
+                            folder: folder).figures()
     progress("ingest")
     figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
     if !arguments.contains("--skip-scale") {

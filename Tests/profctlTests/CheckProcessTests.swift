@@ -183,7 +183,7 @@ struct CheckProcessTests {
                                               [a.path, """
                                                 ATTACH '\(b.path)' AS b;
                                                 SELECT (SELECT count(*) FROM runs WHERE status <> 'running') + (SELECT count(*) FROM b.runs),
-                                                       (SELECT count(*) FROM events WHERE run_key IN (SELECT run_key FROM runs WHERE status <> 'running'))
+                                                       (SELECT count(*) FROM event_rows WHERE run_key IN (SELECT run_key FROM runs WHERE status <> 'running'))
                                                          + (SELECT count(*) FROM b.events),
                                                        (SELECT count(*) FROM rollups WHERE run_key IN (SELECT run_key FROM runs WHERE status <> 'running'))
                                                          + (SELECT count(*) FROM b.rollups)

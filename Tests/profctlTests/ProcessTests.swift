@@ -189,24 +189,38 @@ struct ScenarioFileProcessTests {
 
 @Suite("Progress")
 struct ProgressTests {
-    @Test("record shows progress on a terminal, and only its summary line when stderr is not one")
+    @Test("record draws a progress bar in place on a terminal, nothing but the summary line on a pipe")
     func progressOnlyOnATerminal() throws {
         let folder = try TemporaryFolder()
-        let piped = try ProfctlProcess.run(["record", "identity", "lazy-list", "--instances", "3"], in: folder.url)
+        // PROFCTL_PROGRESS_AFTER=0: the bar from the start, so a short run shows it too.
+        let now = ["PROFCTL_PROGRESS_AFTER": "0"]
+        let piped = try ProfctlProcess.run(["record", "identity", "lazy-container", "--instances", "300"],
+                                           environment: now, in: folder.url)
         #expect(piped.status == 0)
-        #expect(!piped.stderr.contains("identity: stable-id"))
-        #expect(piped.stderr.split(whereSeparator: \.isNewline).count == 2)
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("[#") && !piped.stderr.contains("[-"))
+        let lines = piped.stderr.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("recorded lazy-container as run ") == true && lines.last?.contains("events/s") == true)
         // `script` gives the command a terminal.
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path))
         let terminal = try ProfctlProcess.run(executable: script,
-                                              ["-qec", "\(ProfctlProcess.binary.path) record identity lazy-list --instances 3", "/dev/null"],
-                                              in: folder.url)
+                                              ["-qec", "\(ProfctlProcess.binary.path) record lazy-container --instances 300", "/dev/null"],
+                                              environment: now, in: folder.url)
         #expect(terminal.status == 0)
-        #expect(terminal.stdout.contains("[1/2] identity: stable-id"))
+        #expect(terminal.stdout.contains("\rlazy-container ["), "the bar is redrawn in place")
+        #expect(terminal.stdout.contains(" instances, ") && terminal.stdout.contains(" events/s, "))
+        #expect(terminal.stdout.contains("/2,700 instances"), "3 components x 3 strategies x 300")
+        #expect(terminal.stdout.contains("\r\u{1B}[Krecorded lazy-container as run "), "the bar is cleared for the summary")
+        // A run shorter than the wait (a second unless told) shows no bar.
+        let short = try ProfctlProcess.run(executable: script,
+                                           ["-qec", "\(ProfctlProcess.binary.path) record identity --instances 3", "/dev/null"],
+                                           environment: ["PROFCTL_PROGRESS_AFTER": "60"], in: folder.url)
+        // (script turns each line end into \r\n, so look for the bar itself.)
+        #expect(short.status == 0 && !short.stdout.contains("identity [") && short.stdout.contains("recorded identity as run "))
         let quiet = try ProfctlProcess.run(executable: script,
                                            ["-qec", "\(ProfctlProcess.binary.path) record identity --instances 3 --quiet", "/dev/null"],
-                                           in: folder.url)
-        #expect(!quiet.stdout.contains("identity: stable-id") && !quiet.stdout.contains("recorded"))
+                                           environment: now, in: folder.url)
+        #expect(!quiet.stdout.contains("identity [") && !quiet.stdout.contains("recorded"))
     }
 }

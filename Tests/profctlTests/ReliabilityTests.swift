@@ -38,7 +38,7 @@ struct ReliabilityTests {
         let db = folder.url.appendingPathComponent("profile.sqlite").path
         _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
         let recorder = try start(["record", "lazy-container", "--instances", "200000", "--quiet"], in: folder.url)
-        let committed = try waitUntil { (try? scalar("SELECT count(*) FROM events e JOIN runs r USING (run_key) WHERE r.scenario = 'lazy-container'", db)) ?? 0 >= 8192 }
+        let committed = try waitUntil { (try? scalar("SELECT count(*) FROM event_rows e JOIN runs r USING (run_key) WHERE r.scenario = 'lazy-container'", db)) ?? 0 >= 8192 }
         #expect(committed)
         let before = try scalar("SELECT count(*) FROM events", db)
         kill(recorder.processIdentifier, SIGKILL)
@@ -66,7 +66,7 @@ struct ReliabilityTests {
         for recorder in recorders { recorder.waitUntilExit() }
         #expect(recorders.allSatisfy { $0.terminationStatus == 0 })
         #expect(try scalar("SELECT count(*) FROM runs WHERE status = 'complete'", db) == 4)
-        let perRun = try SQLiteConnection(path: db, mode: .readOnly).rows("SELECT count(*) FROM events GROUP BY run_key")
+        let perRun = try SQLiteConnection(path: db, mode: .readOnly).rows("SELECT count(*) FROM event_rows GROUP BY run_key")
         #expect(perRun == Array(repeating: [.integer(3 * 400 * 8)], count: 4))
         #expect(try scalar("SELECT count(DISTINCT bytes_per_instance || strategy || component) FROM savings", db) == 9)
     }
@@ -180,8 +180,9 @@ struct UpgradeTests {
         #expect(migrate.status == 0, "\(migrate.stderr)")
         #expect(migrate.stderr.contains("applied 2 (steps_reports_ci)"))
         let after = try SQLiteConnection(path: db.path, mode: .readOnly)
-        #expect(try Self.firstSchema.map { try after.rows($0) } == original)
-        #expect(try after.scalar("SELECT count(*) FROM events WHERE step <> 0")?.int64 == 0)
+        // Events are stored by series since version 4; event_rows has the old columns.
+        #expect(try Self.firstSchema.map { try after.rows($0.replacingOccurrences(of: "FROM events", with: "FROM event_rows")) } == original)
+        #expect(try after.scalar("SELECT count(*) FROM event_rows WHERE step <> 0")?.int64 == 0)
         #expect(try after.rows("SELECT DISTINCT step FROM event_log") == [[.text("run")]])
         #expect(try after.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try after.scalar("PRAGMA application_id") == .integer(Int64(Migrator.applicationID)))

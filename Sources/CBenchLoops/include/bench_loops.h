@@ -10,9 +10,9 @@
 uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size);
 
 /// Inserts `count` rows shaped like profctl's events into the events table of the database
-/// at `path` (which must already have the schema, the run and the subject) with one prepared
+/// at `path` (which must already have the schema and the event series) with one prepared
 /// statement, in transactions of `batch` rows: the plain C baseline for the recorder.
 /// Returns nanoseconds, or 0 on any SQLite error.
-uint64_t bench_insert_events(const char *path, int64_t run_key, int64_t subject_id, int64_t count, int batch);
+uint64_t bench_insert_events(const char *path, int64_t series_id, int64_t count, int batch);
 
 #endif

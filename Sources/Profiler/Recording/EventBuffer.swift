@@ -27,6 +27,9 @@ final class EventBuffer: @unchecked Sendable {
     private var failure: (any Error)?
     // Who is waiting, so that a push or pop wakes the other side only when it sleeps:
     // a broadcast per event would cost a system call per event.
+    private var lastComponent = ""
+    private var lastStrategy = ""
+    private var created = 0
     private var consumerWaiting = false
     private var producersWaiting = 0
     let capacity: Int
@@ -69,6 +72,10 @@ final class EventBuffer: @unchecked Sendable {
         let item = make(nextSeq)
         if case .event(_, let event) = item {
             nextSeq += 1
+            // For the progress bar: short strings are stored inline, so this copies, never allocates.
+            lastComponent = event.component
+            lastStrategy = event.strategy
+            if event.kind == .create { created += 1 }
             if firstRepeat == nil { firstRepeat = event.repeatIndex }
             else if firstRepeat != event.repeatIndex { severalRepeats = true }
         }
@@ -111,6 +118,13 @@ final class EventBuffer: @unchecked Sendable {
         if failure == nil { failure = error }
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// The latest event's component and strategy, create events and all events so far.
+    var progress: (component: String, strategy: String, created: Int, events: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (lastComponent, lastStrategy, created, Int(nextSeq))
     }
 
     /// How many events (not markers) were accepted so far.

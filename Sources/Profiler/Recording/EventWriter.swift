@@ -2,12 +2,13 @@ import CSQLite
 
 /// The writer thread's work: drain the buffer into the database, one transaction per
 /// batch, one prepared statement for the events of the whole run. It also numbers the
-/// steps and keeps each strategy's running live bytes for the samples.
+/// steps, names each series (run, repeat, step, subject, kind) once, keeps each
+/// strategy's running live bytes for the samples, and keeps each series' running
+/// figures for the rollups (`SeriesStats`).
 struct EventWriter {
     static let insertSQL = """
-        INSERT INTO events (run_key, seq, repeat, step, subject_id, instance, kind_id,
-                            allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     let db: SQLiteConnection
@@ -16,17 +17,20 @@ struct EventWriter {
     let runStart: UInt64
     let insert: Statement
     var subjects: SubjectKeys
+    var series: SeriesKeys
     var steps: [String: Int64] = [:]
     var currentStep: Int64?
     /// Live bytes per strategy in the current repeat, and the highest requested figure
     /// reached: the running sums of its events' bytes.
     var live = LiveBytes()
 
-    static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64, runStart: UInt64) {
+    /// Writes everything the buffer delivers; returns the series' running figures (empty
+    /// after a failure, which the buffer then holds).
+    static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64, runStart: UInt64) -> [SeriesStats] {
         do {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Every key an event row carries was made by this writer or the recorder a
-            // moment ago; checking three parents per insert would double the cost of ingest.
+            // moment ago; checking parents per insert would double the cost of ingest.
             try db.execute("PRAGMA foreign_keys = OFF")
             var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart)
             while true {
@@ -36,10 +40,12 @@ struct EventWriter {
                     for item in batch { try writer.write(item) }
                 }
             }
+            return writer.series.stats
         } catch {
             buffer.fail(error)
             // Keep draining so a waiting producer is released; its next push throws.
             while !buffer.popBatch(limit: Recorder.batchSize).isEmpty {}
+            return []
         }
     }
 
@@ -49,7 +55,7 @@ struct EventWriter {
         self.runStart = runStart
         self.insert = try db.prepare(Self.insertSQL)
         self.subjects = SubjectKeys(db: db)
-        try insert.bind(.integer(runKey), at: 1)
+        self.series = try SeriesKeys(db: db, runKey: runKey)
     }
 
     mutating func write(_ item: BufferedItem) throws {
@@ -76,26 +82,24 @@ struct EventWriter {
         return key
     }
 
-    /// Binds columns 2...13; the run key in column 1 stays bound for the whole run.
     private mutating func write(_ e: Event, seq: Int64) throws {
         let step = try currentStep ?? stepKey("run")
         currentStep = step
         let subject = try subjects.key(component: e.component, strategy: e.strategy)
         live.add(e, strategy: subjects.strategyIndex(of: subject), repeatIndex: e.repeatIndex)
+        let duration = Int64(clamping: e.durationNanoseconds)
+        let seriesID = try series.record(e, seq: seq, step: step, subject: subject, duration: duration)
 
+        try insert.bind(int: seriesID, at: 1)
         try insert.bind(int: seq, at: 2)
-        try insert.bind(int: Int64(e.repeatIndex), at: 3)
-        try insert.bind(int: step, at: 4)
-        try insert.bind(int: subject, at: 5)
-        try insert.bind(int: Int64(e.instance), at: 6)
-        try insert.bind(int: e.kind.code, at: 7)
-        try insert.bind(int: Int64(e.allocations), at: 8)
-        try insert.bind(int: Int64(e.frees), at: 9)
-        try insert.bind(int: Int64(e.requestedBytes), at: 10)
-        try insert.bind(int: Int64(e.usableBytes), at: 11)
-        try insert.bind(int: Int64(clamping: e.durationNanoseconds), at: 12)
+        try insert.bind(int: Int64(e.instance), at: 3)
+        try insert.bind(int: Int64(e.allocations), at: 4)
+        try insert.bind(int: Int64(e.frees), at: 5)
+        try insert.bind(int: Int64(e.requestedBytes), at: 6)
+        try insert.bind(int: Int64(e.usableBytes), at: 7)
+        try insert.bind(int: duration, at: 8)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
-        try insert.bind(int: e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0, at: 13)
+        try insert.bind(int: e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0, at: 9)
         try insert.step()
         insert.reset()
     }

@@ -19,6 +19,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private let connection: SQLiteConnection
     private var ended = false
     private var drained = false
+    /// The writer's figures per series, handed over when it is done.
+    private var seriesStats: [SeriesStats] = []
 
     /// Events per write transaction: large enough that the commit cost vanishes.
     public static let batchSize = 4096
@@ -62,13 +64,21 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     private func startWriter() {
-        let thread = Thread { [buffer, databasePath, runKey, startedAt, writerDone] in
-            EventWriter.drain(buffer, into: databasePath, runKey: runKey, runStart: startedAt)
+        let thread = Thread { [self, buffer, databasePath, runKey, startedAt, writerDone] in
+            let series = EventWriter.drain(buffer, into: databasePath, runKey: runKey, runStart: startedAt)
+            // Read only after writerDone is signalled (the semaphore orders the two threads).
+            self.seriesStats = series
             writerDone.signal()
         }
         thread.name = "profctl-writer"
         thread.start()
     }
+
+    /// The latest event's component and strategy, create events and all events so far.
+    public var progress: (component: String, strategy: String, created: Int, events: Int) { buffer.progress }
+
+    /// Nanoseconds since the recorder started.
+    public var elapsedNanoseconds: UInt64 { AllocationScope.monotonicNanoseconds() &- startedAt }
 
     public func record(_ event: Event) throws {
         try buffer.push(event)
@@ -107,9 +117,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         do {
             try drain()
             try connection.transaction {
-                try connection.run(Self.rollupSQL, [.integer(runKey)])
-                try connection.run(Self.stepRollupSQL, [.integer(runKey)])
-                if buffer.sawSeveralRepeats { try connection.run(Self.latencyRollupSQL, [.integer(runKey)]) }
+                try RunRollups(db: connection, runKey: runKey, series: seriesStats,
+                               severalRepeats: buffer.sawSeveralRepeats).write()
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
                                    [.text(Timestamp.now()), .integer(runKey)])
             }
@@ -136,86 +145,6 @@ public final class Recorder: EventSink, @unchecked Sendable {
     deinit {
         if !ended { abort(because: RecorderError.notFinished) }
     }
-
-    /// Per (component, strategy): the bytes each instance holds (its create (kind 0) and
-    /// realize (1) events; release is 5), over all repeats, with the smallest and largest instance so a report can
-    /// tell an exact figure from an average.
-    static let rollupSQL = """
-        WITH per_instance AS (
-            SELECT e.subject_id, e.repeat, e.instance,
-                   MIN(e.seq) AS first_seq,
-                   MAX(e.kind_id = 0) AS created,
-                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.allocations ELSE 0 END) AS allocations,
-                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END) AS requested,
-                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END) AS usable,
-                   SUM(CASE WHEN e.kind_id = 5 THEN -e.requested_bytes ELSE 0 END) AS released_requested,
-                   SUM(CASE WHEN e.kind_id = 5 THEN -e.usable_bytes ELSE 0 END) AS released_usable
-            FROM events e
-            WHERE e.run_key = ?1
-            GROUP BY e.subject_id, e.repeat, e.instance
-        )
-        INSERT INTO rollups (run_key, component, strategy, ordinal, instances, repeats, allocations,
-                             requested_bytes, usable_bytes,
-                             min_instance_requested, max_instance_requested,
-                             min_instance_usable, max_instance_usable,
-                             released_requested_bytes, released_usable_bytes)
-        SELECT ?1, s.component, s.strategy,
-               ROW_NUMBER() OVER (ORDER BY MIN(p.first_seq)),
-               SUM(p.created) / COUNT(DISTINCT p.repeat), COUNT(DISTINCT p.repeat), SUM(p.allocations),
-               SUM(p.requested), SUM(p.usable),
-               MIN(p.requested), MAX(p.requested), MIN(p.usable), MAX(p.usable),
-               SUM(p.released_requested), SUM(p.released_usable)
-        FROM per_instance p
-        JOIN subjects s ON s.subject_id = p.subject_id
-        GROUP BY p.subject_id
-        HAVING SUM(p.created) > 0
-        """
-}
-
-extension Recorder {
-    /// Per (step, subject, kind): counts, bytes, and latency by nearest rank.
-    static let stepRollupSQL = """
-        WITH ranked AS (
-            SELECT seq, step, subject_id, kind_id, repeat, instance, requested_bytes, usable_bytes, duration_ns,
-                   ROW_NUMBER() OVER (PARTITION BY step, subject_id, kind_id ORDER BY duration_ns) AS position,
-                   COUNT(*) OVER (PARTITION BY step, subject_id, kind_id) AS total
-            FROM events
-            WHERE run_key = ?1
-        )
-        INSERT INTO step_rollups (run_key, step, component, strategy, kind, events, instances,
-                                  requested_bytes, usable_bytes, duration_ns_total,
-                                  duration_ns_median, duration_ns_p90, first_seq)
-        SELECT ?1, x.step, s.component, s.strategy, k.name, COUNT(*),
-               COUNT(DISTINCT x.repeat || ':' || x.instance),
-               SUM(x.requested_bytes), SUM(x.usable_bytes), SUM(x.duration_ns),
-               MAX(CASE WHEN x.position = (x.total + 1) / 2 THEN x.duration_ns END),
-               MAX(CASE WHEN x.position = (9 * x.total + 9) / 10 THEN x.duration_ns END),
-               MIN(x.seq)
-        FROM ranked x
-        JOIN subjects s ON s.subject_id = x.subject_id
-        JOIN event_kinds k ON k.kind_id = x.kind_id
-        GROUP BY x.step, x.subject_id, x.kind_id
-        """
-}
-
-extension Recorder {
-    /// Per (step, subject, kind, repeat) of create and realize events: the median duration.
-    static let latencyRollupSQL = """
-        WITH ranked AS (
-            SELECT step, subject_id, kind_id, repeat, duration_ns,
-                   ROW_NUMBER() OVER (PARTITION BY step, subject_id, kind_id, repeat ORDER BY duration_ns) AS position,
-                   COUNT(*) OVER (PARTITION BY step, subject_id, kind_id, repeat) AS total
-            FROM events
-            WHERE run_key = ?1 AND kind_id IN (0, 1)
-        )
-        INSERT INTO latency_rollups (run_key, step, component, strategy, kind, repeat, events, duration_ns_median)
-        SELECT ?1, x.step, s.component, s.strategy, k.name, x.repeat, COUNT(*),
-               MAX(CASE WHEN x.position = (x.total + 1) / 2 THEN x.duration_ns END)
-        FROM ranked x
-        JOIN subjects s ON s.subject_id = x.subject_id
-        JOIN event_kinds k ON k.kind_id = x.kind_id
-        GROUP BY x.step, x.subject_id, x.kind_id, x.repeat
-        """
 }
 
 /// What a finished run wrote.

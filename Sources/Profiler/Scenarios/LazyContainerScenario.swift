@@ -22,6 +22,11 @@ public struct LazyContainerScenario: Scenario {
         try measure("ImageView", count, context) { ImageView(image: Image.sampleIcon) }
     }
 
+    /// Three components, each built `instances` times per strategy.
+    public func plannedInstances(_ options: ResolvedOptions) -> Int? {
+        3 * options.int("instances") * options.strategies.count
+    }
+
     private func measure<C: View>(_ component: String, _ count: Int, _ context: ScenarioContext,
                                   _ make: @escaping () -> C) throws {
         for strategy in context.strategies {

@@ -47,11 +47,15 @@ public protocol Scenario: Sendable {
     var keptOnPurpose: [KeptBytes] { get }
     /// Runs once per repeat.
     func run(_ context: ScenarioContext) throws
+    /// Instances one repeat builds (create events), when known in advance: progress bars
+    /// measure against it. Nil: the count parameter times the strategies, as an estimate.
+    func plannedInstances(_ options: ResolvedOptions) -> Int?
 }
 
 extension Scenario {
     public var report: ReportKind { .savings }
     public var keptOnPurpose: [KeptBytes] { [] }
+    public func plannedInstances(_ options: ResolvedOptions) -> Int? { nil }
 
     /// Resolves options against this scenario: defaults filled in, every name and value
     /// checked. Throws with the valid choices on the first problem.

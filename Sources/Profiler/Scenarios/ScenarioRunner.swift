@@ -1,15 +1,25 @@
+import Foundation
+
 /// Runs a scenario under a recorder: one run, `repeats` passes, then rollups.
 public enum ScenarioRunner {
     /// Checks the options against the scenario first: nothing is written for options
-    /// that do not validate.
+    /// that do not validate. `display`, when given, gets the run's progress about ten
+    /// times a second from a thread of its own.
     @discardableResult
     public static func record(_ scenario: any Scenario, database path: String, options: RecordOptions,
                               environment: RunEnvironment = .current(),
+                              display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
         let resolved = try scenario.resolve(options)
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
         let recorder = try Recorder.start(database: path, run: scenario.description(for: resolved),
                                           environment: environment)
+        let ticker = display.map { display in
+            ProgressTicker(recorder: recorder, display: display, scenario: resolved.runName,
+                           instancesTotal: resolved.repeats * (scenario.plannedInstances(resolved)
+                               ?? resolved.int(scenario.countParameter) * resolved.strategies.count))
+        }
+        defer { ticker?.stop() }
         do {
             for index in 0..<resolved.repeats {
                 if resolved.repeats > 1 { progress("\(scenario.name): repeat \(index + 1) of \(resolved.repeats)") }
@@ -20,5 +30,33 @@ public enum ScenarioRunner {
             throw error
         }
         return try recorder.finish()
+    }
+}
+
+/// Asks a recorder where it stands about ten times a second and tells a display, on a
+/// thread of its own, until stopped.
+final class ProgressTicker: @unchecked Sendable {
+    private let stopped = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(recorder: Recorder, display: any ProgressDisplay, scenario: String, instancesTotal: Int) {
+        let thread = Thread { [stopped, done] in
+            while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                let now = recorder.progress
+                display.update(ProgressSnapshot(scenario: scenario, component: now.component, strategy: now.strategy,
+                                                instancesDone: now.created, instancesTotal: instancesTotal,
+                                                events: now.events, elapsedSeconds: Double(recorder.elapsedNanoseconds) / 1e9))
+            }
+            display.clear()
+            done.signal()
+        }
+        thread.name = "profctl-progress"
+        thread.start()
+    }
+
+    /// Stops ticking and waits until the display is cleared.
+    func stop() {
+        stopped.signal()
+        done.wait()
     }
 }

@@ -77,14 +77,23 @@ public enum Merger {
             INSERT INTO main.subjects (component, strategy)
             SELECT component, strategy FROM source.subjects WHERE true
             ON CONFLICT DO NOTHING;
-            INSERT INTO main.events (run_key, seq, repeat, step, subject_id, instance, kind_id,
-                                     allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
-            SELECT r.target_key, e.seq, e.repeat, e.step, ms.subject_id, e.instance, e.kind_id,
+            INSERT INTO main.event_series (run_key, repeat, step, subject_id, kind_id)
+            SELECT r.target_key, x.repeat, x.step, ms.subject_id, x.kind_id
+            FROM source.event_series x
+            JOIN merged_runs r ON r.source_key = x.run_key
+            JOIN source.subjects ss ON ss.subject_id = x.subject_id
+            JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy
+            ORDER BY x.series_id;
+            INSERT INTO main.events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
+            SELECT mx.series_id, e.seq, e.instance,
                    e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us
-            FROM source.events e
-            JOIN merged_runs r ON r.source_key = e.run_key
-            JOIN source.subjects ss ON ss.subject_id = e.subject_id
-            JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy;
+            FROM source.event_series x
+            JOIN merged_runs r ON r.source_key = x.run_key
+            JOIN source.subjects ss ON ss.subject_id = x.subject_id
+            JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy
+            JOIN main.event_series mx ON mx.run_key = r.target_key AND mx.repeat = x.repeat AND mx.step = x.step
+                                     AND mx.subject_id = ms.subject_id AND mx.kind_id = x.kind_id
+            JOIN source.events e ON e.series_id = x.series_id;
             """)
         for (table, tableColumns) in perRunTables {
             let list = tableColumns.joined(separator: ", ")

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Where a recording stands: what `profctl record` draws its progress bar from.
+public struct ProgressSnapshot: Sendable, Equatable {
+    public var scenario: String
+    public var component: String
+    public var strategy: String
+    /// Instances built so far (create events), over all repeats.
+    public var instancesDone: Int
+    /// Instances the whole run builds, when the scenario can say; else an estimate.
+    public var instancesTotal: Int
+    public var events: Int
+    public var elapsedSeconds: Double
+
+    public init(scenario: String, component: String, strategy: String, instancesDone: Int, instancesTotal: Int,
+                events: Int, elapsedSeconds: Double) {
+        self.scenario = scenario
+        self.component = component
+        self.strategy = strategy
+        self.instancesDone = instancesDone
+        self.instancesTotal = instancesTotal
+        self.events = events
+        self.elapsedSeconds = elapsedSeconds
+    }
+
+    /// Share of the run done, from the instances built; never 1 before the run ends.
+    public var fraction: Double {
+        guard instancesTotal > 0 else { return 0 }
+        return min(0.99, Double(instancesDone) / Double(instancesTotal))
+    }
+
+    /// Events per second so far.
+    public var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0 }
+
+    /// Seconds left at the pace so far; nil until there is a pace.
+    public var secondsLeft: Double? {
+        let f = fraction
+        guard f > 0, elapsedSeconds > 0 else { return nil }
+        return elapsedSeconds * (1 - f) / f
+    }
+}
+
+/// Draws one progress line:
+/// `lazy-container [########------------] 41% Label lazy-realized 123,000/300,000 instances, 812k events/s, 0:07 left`
+public enum ProgressBar {
+    /// The line for `snapshot`, at most `width` characters: the bar shrinks to fit (down
+    /// to 10 characters), then the line is cut at the right.
+    public static func render(_ s: ProgressSnapshot, width: Int) -> String {
+        let percent = Int((s.fraction * 100).rounded(.down))
+        let left = s.secondsLeft.map { clock($0) + " left" } ?? "estimating"
+        let details = "\(percent)% \(s.component) \(s.strategy) \(grouped(s.instancesDone))/\(grouped(s.instancesTotal)) instances, "
+            + "\(rate(s.eventsPerSecond)) events/s, \(left)"
+        let barWidth = max(10, min(30, width - s.scenario.count - details.count - 4))
+        let filled = Int((Double(barWidth) * s.fraction).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+        return String("\(s.scenario) [\(bar)] \(details)".prefix(max(0, width)))
+    }
+
+    /// The line a finished run leaves behind.
+    public static func summary(scenario: String, runID: String, events: Int, seconds: Double, database: String) -> String {
+        "recorded \(scenario) as run \(runID): \(events) events in " + String(format: "%.2f", seconds)
+            + " s (\(rate(seconds > 0 ? Double(events) / seconds : 0)) events/s) into \(database)"
+    }
+
+    /// 1,234,567
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return n < 0 ? "-" + out : out
+    }
+
+    /// 950, 81.2k, 1.21M
+    static func rate(_ value: Double) -> String {
+        switch value {
+        case ..<1_000: String(format: "%.0f", value)
+        case ..<1_000_000: String(format: "%.1fk", value / 1_000)
+        default: String(format: "%.2fM", value / 1_000_000)
+        }
+    }
+
+    /// 0:07, 12:30, 1:02:03
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.up))
+        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+}
+
+/// Receives progress while a run records (the CLI draws it on a terminal).
+public protocol ProgressDisplay: AnyObject, Sendable {
+    /// Called about ten times a second while the run records.
+    func update(_ snapshot: ProgressSnapshot)
+    /// The run ended (finished or failed): take the bar away.
+    func clear()
+}

@@ -1,0 +1,299 @@
+/// Writes a finished run's rollups (rollups, step_rollups, latency_rollups) from the
+/// figures the writer kept per series, reading the events back only where the figures
+/// cannot answer, and then in the order they are stored (by series), never sorting the
+/// run's events:
+///
+/// - sums, counts and first seqs come from the series' figures;
+/// - a nearest-rank median or p90 is located in the series' duration histograms, then
+///   found among the few durations of that one bucket;
+/// - the bytes each instance holds are summed by merging its subject's series, each read
+///   in instance order (a series whose instances only go up, or only down, is read by
+///   seq forwards or backwards); a subject with a series that revisits instances is
+///   grouped by SQL instead.
+///
+/// The results are exactly what the GROUP BY queries over all events gave
+/// (`RollupReference`, used by the tests, holds those queries).
+struct RunRollups {
+    let db: SQLiteConnection
+    let runKey: Int64
+    let series: [SeriesStats]
+    let severalRepeats: Bool
+
+    func write() throws {
+        try writeSubjectRollups()
+        try writeStepRollups()
+        if severalRepeats { try writeLatencyRollups() }
+    }
+
+    // MARK: step_rollups and latency_rollups
+
+    private struct GroupKey: Hashable {
+        let step: Int64
+        let subject: Int64
+        let kind: Int64
+    }
+
+    private func writeStepRollups() throws {
+        var order: [GroupKey] = []
+        var groups: [GroupKey: [SeriesStats]] = [:]
+        for s in series {
+            let key = GroupKey(step: s.step, subject: s.subject, kind: s.kind)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(s)
+        }
+        let insert = try db.prepare("""
+            INSERT INTO step_rollups (run_key, step, component, strategy, kind, events, instances,
+                                      requested_bytes, usable_bytes, duration_ns_total,
+                                      duration_ns_median, duration_ns_p90, first_seq)
+            SELECT ?1, ?2, s.component, s.strategy, k.name, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+            FROM subjects s, event_kinds k WHERE s.subject_id = ?3 AND k.kind_id = ?4
+            """)
+        for key in order {
+            let members = groups[key] ?? []
+            var histogram = DurationHistogram()
+            for s in members { histogram.merge(s.durations) }
+            let count = members.reduce(0) { $0 + $1.events }
+            var instances = 0
+            for s in members { instances += try distinctInstances(s) }
+            let ranks = try durations(at: [NearestRank.median(of: count), NearestRank.p90(of: count)],
+                                      histogram: histogram, series: members)
+            try insert.run([
+                .integer(runKey), .integer(key.step), .integer(key.subject), .integer(key.kind),
+                .init(count), .init(instances),
+                .integer(members.reduce(0) { $0 &+ $1.requested }), .integer(members.reduce(0) { $0 &+ $1.usable }),
+                .integer(members.reduce(0) { $0 &+ $1.durationTotal }),
+                .integer(ranks[0]), .integer(ranks[1]),
+                .integer(members.map(\.firstSeq).min() ?? 0),
+            ])
+        }
+    }
+
+    /// Per series of create and realize events (one repeat each): the median duration.
+    private func writeLatencyRollups() throws {
+        let insert = try db.prepare("""
+            INSERT INTO latency_rollups (run_key, step, component, strategy, kind, repeat, events, duration_ns_median)
+            SELECT ?1, ?2, s.component, s.strategy, k.name, ?5, ?6, ?7
+            FROM subjects s, event_kinds k WHERE s.subject_id = ?3 AND k.kind_id = ?4
+            """)
+        for s in series where s.kind == EventKind.create.code || s.kind == EventKind.realize.code {
+            let median = try durations(at: [NearestRank.median(of: s.events)], histogram: s.durations, series: [s])
+            try insert.run([.integer(runKey), .integer(s.step), .integer(s.subject), .integer(s.kind),
+                            .init(s.repeatIndex), .init(s.events), .integer(median[0])])
+        }
+    }
+
+    /// Distinct instances of one series: its event count when no instance came twice in a row
+    /// and the instances only went one way, else counted by SQL.
+    private func distinctInstances(_ s: SeriesStats) throws -> Int {
+        if s.monotonic { return s.events }
+        return Int(try db.scalar("SELECT count(DISTINCT instance) FROM events WHERE series_id = ?",
+                                 [.integer(s.seriesID)])?.int64 ?? 0)
+    }
+
+    /// The durations of the given 1-based ranks among all events of `series`: each rank's
+    /// bucket is found in the histogram, then only that bucket's durations are read back.
+    private func durations(at ranks: [Int], histogram: DurationHistogram, series: [SeriesStats]) throws -> [Int64] {
+        let located = ranks.map { histogram.locate(rank: $0) }
+        var wanted: [Int: [Int64]] = [:]
+        for place in located { if let place { wanted[place.bucket] = [] } }
+        if wanted.isEmpty { return ranks.map { _ in 0 } }
+        let lowest = wanted.keys.map { DurationHistogram.range(of: $0).lower }.min() ?? 0
+        let highest = wanted.keys.map { DurationHistogram.range(of: $0).upper }.max() ?? .max
+        let read = try db.prepare("SELECT duration_ns FROM events WHERE series_id = ? AND duration_ns >= ? AND duration_ns < ?")
+        for s in series {
+            try read.bind([.integer(s.seriesID), .integer(lowest), .integer(highest)])
+            while try read.step() {
+                let duration = read.value(at: 0).int64 ?? 0
+                let bucket = DurationHistogram.bucket(of: duration)
+                if wanted[bucket] != nil { wanted[bucket]?.append(duration) }
+            }
+        }
+        for bucket in wanted.keys { wanted[bucket]?.sort() }
+        return located.map { place in
+            guard let place, let values = wanted[place.bucket], place.rankInBucket <= values.count else { return 0 }
+            return values[place.rankInBucket - 1]
+        }
+    }
+
+    // MARK: rollups
+
+    /// What one subject's instances hold, summed over repeats.
+    private struct SubjectTotals {
+        var firstSeq: Int64 = .max
+        var created = 0
+        var repeats = Set<Int>()
+        var allocations: Int64 = 0
+        var requested: Int64 = 0
+        var usable: Int64 = 0
+        var minRequested: Int64 = .max, maxRequested: Int64 = .min
+        var minUsable: Int64 = .max, maxUsable: Int64 = .min
+        var releasedRequested: Int64 = 0
+        var releasedUsable: Int64 = 0
+
+        /// Instances that each have exactly one event, the create event of series `s`.
+        mutating func addCreated(_ s: SeriesStats) {
+            created += s.events
+            allocations &+= s.allocations
+            requested &+= s.requested
+            usable &+= s.usable
+            minRequested = min(minRequested, s.minRequested); maxRequested = max(maxRequested, s.maxRequested)
+            minUsable = min(minUsable, s.minUsable); maxUsable = max(maxUsable, s.maxUsable)
+        }
+
+        mutating func add(_ i: InstanceFigures) {
+            if i.created { created += 1 }
+            allocations &+= i.allocations
+            requested &+= i.requested
+            usable &+= i.usable
+            minRequested = min(minRequested, i.requested); maxRequested = max(maxRequested, i.requested)
+            minUsable = min(minUsable, i.usable); maxUsable = max(maxUsable, i.usable)
+            releasedRequested &+= i.releasedRequested
+            releasedUsable &+= i.releasedUsable
+        }
+    }
+
+    /// The create series of one subject and repeat when it holds each instance once and
+    /// every other series of theirs holds only instances it has, each once: then each
+    /// instance's figures are its create event's plus its realize event's, if any.
+    private static func coveringCreateSeries(_ series: [SeriesStats]) -> SeriesStats? {
+        let creates = series.filter { $0.kind == EventKind.create.code }
+        guard creates.count == 1, let created = creates.first, created.isContiguous else { return nil }
+        for s in series where !(s.isContiguous && s.minInstance >= created.minInstance && s.maxInstance <= created.maxInstance) {
+            return nil
+        }
+        return created
+    }
+
+    /// One instance in one repeat: what its create and realize events allocated and kept,
+    /// and what its release events gave back.
+    private struct InstanceFigures {
+        var created = false
+        var allocations: Int64 = 0
+        var requested: Int64 = 0
+        var usable: Int64 = 0
+        var releasedRequested: Int64 = 0
+        var releasedUsable: Int64 = 0
+
+        mutating func add(kind: Int64, allocations a: Int64, requested r: Int64, usable u: Int64) {
+            if kind == EventKind.create.code { created = true }
+            if kind == EventKind.create.code || kind == EventKind.realize.code {
+                allocations &+= a; requested &+= r; usable &+= u
+            } else if kind == EventKind.release.code {
+                releasedRequested &-= r; releasedUsable &-= u
+            }
+        }
+    }
+
+    private func writeSubjectRollups() throws {
+        var subjectOrder: [Int64] = []
+        var bySubject: [Int64: [SeriesStats]] = [:]
+        for s in series {
+            if bySubject[s.subject] == nil { subjectOrder.append(s.subject) }
+            bySubject[s.subject, default: []].append(s)
+        }
+        var totals: [(subject: Int64, totals: SubjectTotals)] = []
+        for subject in subjectOrder {
+            let members = bySubject[subject] ?? []
+            // Subjects never created (cache lookups, say) have no rollup row.
+            guard members.contains(where: { $0.kind == EventKind.create.code }) else { continue }
+            var t = SubjectTotals()
+            t.firstSeq = members.map(\.firstSeq).min() ?? .max
+            var byRepeat: [Int: [SeriesStats]] = [:]
+            for s in members { byRepeat[s.repeatIndex, default: []].append(s) }
+            for (repeatIndex, repeatSeries) in byRepeat {
+                t.repeats.insert(repeatIndex)
+                if let created = Self.coveringCreateSeries(repeatSeries) {
+                    // Every instance has its one create event: release events need no
+                    // pairing, and create events alone need no reading.
+                    let held = repeatSeries.filter { $0.kind == EventKind.create.code || $0.kind == EventKind.realize.code }
+                    for s in repeatSeries where s.kind == EventKind.release.code {
+                        t.releasedRequested &-= s.requested
+                        t.releasedUsable &-= s.usable
+                    }
+                    if held.count == 1 {
+                        t.addCreated(created)
+                    } else {
+                        try mergeInstances(of: held) { t.add($0) }
+                    }
+                } else if repeatSeries.allSatisfy(\.monotonic) {
+                    try mergeInstances(of: repeatSeries) { t.add($0) }
+                } else {
+                    try groupInstances(subject: subject, repeatIndex: repeatIndex) { t.add($0) }
+                }
+            }
+            guard t.created > 0 else { continue }
+            totals.append((subject, t))
+        }
+        totals.sort { $0.totals.firstSeq < $1.totals.firstSeq }
+        let insert = try db.prepare("""
+            INSERT INTO rollups (run_key, component, strategy, ordinal, instances, repeats, allocations,
+                                 requested_bytes, usable_bytes,
+                                 min_instance_requested, max_instance_requested,
+                                 min_instance_usable, max_instance_usable,
+                                 released_requested_bytes, released_usable_bytes)
+            SELECT ?1, component, strategy, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+            FROM subjects WHERE subject_id = ?2
+            """)
+        for (ordinal, entry) in totals.enumerated() {
+            let t = entry.totals
+            try insert.run([
+                .integer(runKey), .integer(entry.subject), .init(ordinal + 1), .init(t.created / t.repeats.count),
+                .init(t.repeats.count), .integer(t.allocations), .integer(t.requested), .integer(t.usable),
+                .integer(t.minRequested), .integer(t.maxRequested), .integer(t.minUsable), .integer(t.maxUsable),
+                .integer(t.releasedRequested), .integer(t.releasedUsable),
+            ])
+        }
+    }
+
+    /// Reads the series of one subject and repeat side by side in instance order and hands
+    /// over each instance's figures: a merge, with one open cursor per series.
+    private func mergeInstances(of series: [SeriesStats], _ body: (InstanceFigures) -> Void) throws {
+        struct Cursor {
+            let statement: Statement
+            let kind: Int64
+            var instance: Int64?
+        }
+        var cursors: [Cursor] = []
+        for s in series {
+            let order = s.direction < 0 ? "DESC" : "ASC"
+            let statement = try db.prepare("""
+                SELECT instance, allocations, requested_bytes, usable_bytes FROM events WHERE series_id = ? ORDER BY seq \(order)
+                """)
+            try statement.bind([.integer(s.seriesID)])
+            let instance: Int64? = try statement.step() ? statement.value(at: 0).int64 : nil
+            cursors.append(Cursor(statement: statement, kind: s.kind, instance: instance))
+        }
+        while let next = cursors.compactMap(\.instance).min() {
+            var figures = InstanceFigures()
+            for index in cursors.indices where cursors[index].instance == next {
+                let statement = cursors[index].statement
+                figures.add(kind: cursors[index].kind, allocations: statement.value(at: 1).int64 ?? 0,
+                            requested: statement.value(at: 2).int64 ?? 0, usable: statement.value(at: 3).int64 ?? 0)
+                cursors[index].instance = try statement.step() ? statement.value(at: 0).int64 : nil
+            }
+            body(figures)
+        }
+    }
+
+    /// The same figures by a GROUP BY, for a subject whose series revisit instances.
+    private func groupInstances(subject: Int64, repeatIndex: Int, _ body: (InstanceFigures) -> Void) throws {
+        let statement = try db.prepare("""
+            SELECT MAX(x.kind_id = 0),
+                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.allocations ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id = 5 THEN -e.requested_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id = 5 THEN -e.usable_bytes ELSE 0 END)
+            FROM event_series x JOIN events e ON e.series_id = x.series_id
+            WHERE x.run_key = ? AND x.subject_id = ? AND x.repeat = ?
+            GROUP BY e.instance
+            """)
+        try statement.bind([.integer(runKey), .integer(subject), .init(repeatIndex)])
+        while try statement.step() {
+            body(InstanceFigures(created: statement.value(at: 0).int64 == 1, allocations: statement.value(at: 1).int64 ?? 0,
+                                 requested: statement.value(at: 2).int64 ?? 0, usable: statement.value(at: 3).int64 ?? 0,
+                                 releasedRequested: statement.value(at: 4).int64 ?? 0,
+                                 releasedUsable: statement.value(at: 5).int64 ?? 0))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// The running figures of one series (one run's events of one repeat, step, subject and
+/// kind), kept by the writer as it writes them, so that the rollups at the end of a run
+/// need no GROUP BY over the run's events (that sort made a 2.4M-event run spend most
+/// of its time after the scenario had finished). Its size does not grow with events.
+struct SeriesStats {
+    let seriesID: Int64
+    let repeatIndex: Int
+    let step: Int64
+    let subject: Int64
+    let kind: Int64
+    var events = 0
+    var allocations: Int64 = 0
+    var requested: Int64 = 0
+    var usable: Int64 = 0
+    var durationTotal: Int64 = 0
+    var firstSeq: Int64
+    var lastInstance: Int
+    /// +1 while every event's instance is above the one before, -1 while below, 0 with one event.
+    var direction = 0
+    /// Every instance so far strictly above (or strictly below) the one before: then each
+    /// instance occurs once, and the series can be read in instance order by seq.
+    var monotonic = true
+    var durations = DurationHistogram()
+    var minInstance: Int, maxInstance: Int
+    /// The smallest and largest figures of one event.
+    var minRequested: Int64 = .max, maxRequested: Int64 = .min
+    var minUsable: Int64 = .max, maxUsable: Int64 = .min
+
+    /// Every instance in minInstance...maxInstance occurs exactly once.
+    var isContiguous: Bool { monotonic && events == maxInstance - minInstance + 1 }
+
+    init(seriesID: Int64, repeatIndex: Int, step: Int64, subject: Int64, kind: Int64, firstSeq: Int64, instance: Int) {
+        self.seriesID = seriesID
+        self.repeatIndex = repeatIndex
+        self.step = step
+        self.subject = subject
+        self.kind = kind
+        self.firstSeq = firstSeq
+        self.lastInstance = instance
+        self.minInstance = instance
+        self.maxInstance = instance
+    }
+
+    mutating func add(_ e: Event, seq: Int64, duration: Int64) {
+        if events > 0 && monotonic {
+            let step = e.instance > lastInstance ? 1 : e.instance < lastInstance ? -1 : 0
+            if step == 0 || (direction != 0 && step != direction) { monotonic = false } else { direction = step }
+        }
+        lastInstance = e.instance
+        minInstance = min(minInstance, e.instance)
+        maxInstance = max(maxInstance, e.instance)
+        events += 1
+        allocations &+= Int64(e.allocations)
+        let r = Int64(e.requestedBytes), u = Int64(e.usableBytes)
+        requested &+= r
+        usable &+= u
+        minRequested = min(minRequested, r); maxRequested = max(maxRequested, r)
+        minUsable = min(minUsable, u); maxUsable = max(maxUsable, u)
+        durationTotal &+= duration
+        firstSeq = min(firstSeq, seq)
+        durations.add(duration)
+    }
+}
+
+/// Names each series once per run (a row in event_series) and keeps its figures.
+struct SeriesKeys {
+    struct Key: Hashable {
+        let repeatIndex: Int
+        let step: Int64
+        let subject: Int64
+        let kind: Int64
+    }
+
+    let db: SQLiteConnection
+    let runKey: Int64
+    private let insert: Statement
+    private var indexes: [Key: Int] = [:]
+    private(set) var stats: [SeriesStats] = []
+    // Events come in long stretches of one or two series (create, realize, create, ...):
+    // comparing with the last two is cheaper than hashing.
+    private var last = -1, beforeLast = -1
+
+    init(db: SQLiteConnection, runKey: Int64) throws {
+        self.db = db
+        self.runKey = runKey
+        self.insert = try db.prepare("""
+            INSERT INTO event_series (run_key, repeat, step, subject_id, kind_id) VALUES (?, ?, ?, ?, ?)
+            RETURNING series_id
+            """)
+    }
+
+    /// Adds the event to its series' figures; returns the series' key.
+    mutating func record(_ e: Event, seq: Int64, step: Int64, subject: Int64, duration: Int64) throws -> Int64 {
+        let kind = e.kind.code
+        let index: Int
+        if last >= 0, matches(stats[last], e.repeatIndex, step, subject, kind) {
+            index = last
+        } else if beforeLast >= 0, matches(stats[beforeLast], e.repeatIndex, step, subject, kind) {
+            index = beforeLast
+            (last, beforeLast) = (beforeLast, last)
+        } else {
+            index = try lookUp(Key(repeatIndex: e.repeatIndex, step: step, subject: subject, kind: kind), seq: seq, instance: e.instance)
+            (last, beforeLast) = (index, last)
+        }
+        stats[index].add(e, seq: seq, duration: duration)
+        return stats[index].seriesID
+    }
+
+    private func matches(_ s: SeriesStats, _ repeatIndex: Int, _ step: Int64, _ subject: Int64, _ kind: Int64) -> Bool {
+        s.kind == kind && s.subject == subject && s.step == step && s.repeatIndex == repeatIndex
+    }
+
+    private mutating func lookUp(_ key: Key, seq: Int64, instance: Int) throws -> Int {
+        if let known = indexes[key] { return known }
+        try insert.bind([.integer(runKey), .init(key.repeatIndex), .integer(key.step), .integer(key.subject), .integer(key.kind)])
+        guard try insert.step(), let id = insert.value(at: 0).int64 else {
+            throw SQLiteError(code: 1, message: "the new event series of run \(runKey) could not be read back")
+        }
+        insert.reset()
+        let index = stats.count
+        stats.append(SeriesStats(seriesID: id, repeatIndex: key.repeatIndex, step: key.step, subject: key.subject,
+                                 kind: key.kind, firstSeq: seq, instance: instance))
+        indexes[key] = index
+        return index
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Profiler
+
+/// Draws a run's progress bar on stderr, redrawn in place, once the run has taken more
+/// than a second (shorter runs show only their summary line). Only for a terminal: the
+/// caller decides that.
+final class TerminalProgress: ProgressDisplay, @unchecked Sendable {
+    // Touched only by the progress thread.
+    private var drawn = false
+    private let prefix: String
+    private let delay: Double
+
+    /// `prefix` goes before each line: "[2/5] " when several scenarios record.
+    /// PROFCTL_PROGRESS_AFTER (seconds, default 1) says how long a run goes before its bar shows.
+    init(prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.prefix = prefix
+        self.delay = environment["PROFCTL_PROGRESS_AFTER"].flatMap(Double.init) ?? 1
+    }
+
+    func update(_ snapshot: ProgressSnapshot) {
+        guard snapshot.elapsedSeconds >= delay else { return }
+        let line = prefix + ProgressBar.render(snapshot, width: Self.terminalWidth() - 1 - prefix.count)
+        // Carriage return, the line, then erase whatever a longer earlier line left.
+        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        drawn = true
+    }
+
+    func clear() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+}

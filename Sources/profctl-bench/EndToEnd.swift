@@ -1,0 +1,90 @@
+import CAllocationHooks
+import Foundation
+import Profiler
+
+/// lazy-container at scale, recorded as `profctl record` does (into an existing database,
+/// environment read once), against the same scenario bare (hooks forwarding, events
+/// discarded) in the same run; and the bytes on disk per event of a real recording.
+struct EndToEnd {
+    let instances: [Int]
+    let bytesInstances: Int
+    let folder: URL
+    let environment = RunEnvironment.current()
+
+    func options(_ count: Int) -> RecordOptions { RecordOptions(instances: count) }
+
+    func bare(_ count: Int) throws -> Double {
+        let scenario = LazyContainerScenario()
+        let resolved = try scenario.resolve(options(count))
+        profctl_hooks_set_mode(Int32(PROFCTL_HOOKS_FORWARD))
+        defer { profctl_hooks_set_mode(Int32(PROFCTL_HOOKS_FULL)) }
+        let start = AllocationScope.monotonicNanoseconds()
+        try scenario.run(ScenarioContext(sink: DiscardingSink(), repeatIndex: 0, options: resolved))
+        return Double(AllocationScope.monotonicNanoseconds() - start) / 1e9
+    }
+
+    /// Seconds from start to the run marked complete, and the events it stored.
+    func recorded(_ count: Int, into path: String) throws -> (seconds: Double, events: Int) {
+        _ = try ProfileStore.openForWriting(path: path)
+        let start = AllocationScope.monotonicNanoseconds()
+        let summary = try ScenarioRunner.record(LazyContainerScenario(), database: path, options: options(count),
+                                                environment: environment)
+        return (Double(AllocationScope.monotonicNanoseconds() - start) / 1e9, summary.events)
+    }
+
+    /// A fresh database with one real recording, checkpointed: its size per event.
+    func bytesPerEvent() throws -> Double {
+        let path = folder.appendingPathComponent("bytes-\(UUID().uuidString).sqlite").path
+        let (_, events) = try recorded(bytesInstances, into: path)
+        let db = try SQLiteConnection(path: path, mode: .readWrite)
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let bytes = (try db.scalar("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")?.double) ?? 0
+        return bytes / Double(events)
+    }
+
+    /// What a run costs whatever its events: opening the database, the run row, the
+    /// writer, the rollups and the final status, for a run of one event (median of 9).
+    func fixedCost() throws -> Double {
+        let path = folder.appendingPathComponent("fixed-cost.sqlite").path
+        _ = try ProfileStore.openForWriting(path: path)
+        let event = Event(kind: .create, component: "Label", strategy: "eager", repeatIndex: 0, instance: 0,
+                          allocations: 1, frees: 0, requestedBytes: 48, usableBytes: 56, durationNanoseconds: 100)
+        var times: [Double] = []
+        for _ in 0..<9 {
+            let start = AllocationScope.monotonicNanoseconds()
+            let recorder = try Recorder.start(database: path, run: RunDescription(scenario: "fixed-cost", baselineStrategy: "eager",
+                                                                                  parameters: [:]),
+                                              environment: environment)
+            try recorder.record(event)
+            try recorder.finish()
+            times.append(Double(AllocationScope.monotonicNanoseconds() - start) / 1e6)
+        }
+        return median(times)
+    }
+
+    func figures() throws -> [Figure] {
+        var figures: [Figure] = []
+        let fixed = try fixedCost()
+        figures.append(Figure(section: "end to end", metric: "fixed cost per run (open, run row, writer, rollups, status)",
+                              baseline: "-", baselineValue: nil, value: fixed, unit: "ms", target: "<= 1 ms", met: fixed <= 1))
+        for count in instances {
+            let path = folder.appendingPathComponent("end-to-end-\(count).sqlite").path
+            // Bare first, then recorded, once each: at 100k instances a round takes seconds.
+            let bareSeconds = try bare(count)
+            let run = try recorded(count, into: path)
+            let label = count >= 1000 ? "\(count / 1000)k" : "\(count)"
+            let rate = Double(run.events) / run.seconds
+            figures.append(Figure(section: "end to end", metric: "record lazy-container, \(label) instances (\(run.events) events)",
+                                  baseline: "forwarding, no recorder", baselineValue: bareSeconds * 1000, value: run.seconds * 1000,
+                                  unit: "ms", target: "<= 2x", met: run.seconds <= 2 * bareSeconds))
+            figures.append(Figure(section: "end to end", metric: "events per second end to end, \(label) instances",
+                                  baseline: "-", baselineValue: nil, value: rate, unit: "events/s",
+                                  target: ">= 500,000/s", met: rate >= 500_000))
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        let bytes = try bytesPerEvent()
+        figures.append(Figure(section: "end to end", metric: "bytes on disk per event, lazy-container \(bytesInstances) instances, checkpointed",
+                              baseline: "-", baselineValue: nil, value: bytes, unit: "bytes", target: "<= 32", met: bytes <= 32))
+        return figures
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import Profiler
+
+/// The recorder writes rollups from the figures it kept per series; they must equal, row
+/// for row, what GROUP BY queries over all the run's events give (RollupReference).
+@Suite("Rollups from series figures")
+struct RollupTests {
+    private func expectSameAsReference(_ path: String, run: Int64) throws {
+        let db = try ProfileStore.openForReading(path: path)
+        let pairs = [("rollups", RollupReference.rollupSQL), ("step_rollups", RollupReference.stepRollupSQL),
+                     ("latency_rollups", RollupReference.latencyRollupSQL)]
+        for (table, query) in pairs {
+            let written = try RollupReference.rows(of: table, run: run, in: db)
+            let expected = try RollupReference.expected(query, run: run, in: db)
+            #expect(written == expected, "\(table) differs from its GROUP BY reference")
+            // image-cache creates nothing (hits and misses): only its step rollups have rows.
+            if table == "step_rollups" { #expect(!written.isEmpty, "\(table) has rows") }
+        }
+    }
+
+    private func runKey(_ summary: RunSummary, _ path: String) throws -> Int64 {
+        let db = try ProfileStore.openForReading(path: path)
+        return try #require(try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(summary.runID)])?.int64)
+    }
+
+    @Test("every built-in scenario, two repeats: rollups equal the GROUP BY reference",
+          arguments: BuiltInScenarios.all.map(\.name))
+    func builtInScenarios(name: String) throws {
+        let temp = try TemporaryDatabase()
+        let scenario = try BuiltInScenarios.named(name)
+        let summary = try recordOnOwnThread(scenario, database: temp.path, options: RecordOptions(repeats: 2))
+        try expectSameAsReference(temp.path, run: try runKey(summary, temp.path))
+    }
+
+    @Test("instances out of order, revisited, never created, in several steps: still equal")
+    func irregularEvents() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path,
+                                          run: RunDescription(scenario: "irregular", baselineStrategy: "a", parameters: [:]))
+        func event(_ kind: EventKind, _ component: String, _ strategy: String, repeatIndex: Int, _ instance: Int,
+                   bytes: Int, ns: UInt64) -> Event {
+            Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex, instance: instance,
+                  allocations: abs(bytes) % 7, frees: 1, requestedBytes: bytes, usableBytes: bytes + bytes.signum() * 8,
+                  durationNanoseconds: ns)
+        }
+        for repeatIndex in 0..<2 {
+            try recorder.enterStep("first")
+            // Monotonic create and realize, but realize skips instances.
+            for i in 0..<40 {
+                try recorder.record(event(.create, "A", "a", repeatIndex: repeatIndex, i, bytes: 48 + i % 3, ns: UInt64(100 + i * 37 % 50)))
+                if i % 3 == 0 { try recorder.record(event(.realize, "A", "a", repeatIndex: repeatIndex, i, bytes: 700, ns: UInt64(5000 + i))) }
+            }
+            // Out of order and revisited instances.
+            for i in [3, 1, 4, 1, 5, 9, 2, 6] {
+                try recorder.record(event(.create, "B", "b", repeatIndex: repeatIndex, i, bytes: 10 * i, ns: UInt64(i * 1_000_003)))
+            }
+            // Lookups of instances never created, and releases of some that were.
+            for i in 0..<10 { try recorder.record(event(.hit, "B", "b", repeatIndex: repeatIndex, 100 + i, bytes: 0, ns: 20)) }
+            try recorder.enterStep("second")
+            for i in stride(from: 39, through: 0, by: -2) {
+                try recorder.record(event(.release, "A", "a", repeatIndex: repeatIndex, i, bytes: -48, ns: UInt64(300 + i)))
+            }
+            // A create series in a second step of the same subject.
+            for i in 40..<45 { try recorder.record(event(.create, "A", "a", repeatIndex: repeatIndex, i, bytes: 64, ns: 1 << 40)) }
+        }
+        try recorder.finish()
+        try expectSameAsReference(temp.path, run: recorder.runKey)
+    }
+
+    @Test("duration buckets are ordered, cover every duration, and locate nearest ranks")
+    func histogram() {
+        var previous = -1
+        for value: Int64 in [0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 123_456_789, .max] {
+            let bucket = DurationHistogram.bucket(of: value)
+            #expect(bucket >= previous)
+            previous = bucket
+            let range = DurationHistogram.range(of: bucket)
+            #expect(range.lower <= value && (value < range.upper || range.upper == .max), "\(value) in \(range)")
+        }
+        var h = DurationHistogram()
+        for value: Int64 in [5, 3, 1_000, 1_001, 40] { h.add(value) }
+        #expect(h.locate(rank: 1)?.bucket == DurationHistogram.bucket(of: 3))
+        #expect(h.locate(rank: 3)?.bucket == DurationHistogram.bucket(of: 40))
+        #expect(h.locate(rank: 5)?.bucket == DurationHistogram.bucket(of: 1_001))
+        #expect(h.locate(rank: 5)?.rankInBucket == 2, "1,000 and 1,001 share a bucket")
+        #expect(h.locate(rank: 6) == nil)
+    }
+}
