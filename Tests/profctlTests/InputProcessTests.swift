@@ -115,8 +115,9 @@ struct InputProcessTests {
         let result = try ProfctlProcess.run(["merge", "out.sqlite", "good.sqlite", "bad.sqlite"], in: folder.url)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(try files(folder.url, "out.sqlite").isEmpty)
-        // Merging into an existing history keeps it.
+        // Merging into an existing history keeps it; the inputs are left without -wal or -shm files.
         #expect(try ProfctlProcess.run(["merge", "out.sqlite", "good.sqlite"], in: folder.url).status == 0)
+        #expect(try files(folder.url, "good.sqlite") == ["good.sqlite"])
         #expect(try ProfctlProcess.run(["merge", "out.sqlite", "bad.sqlite"], in: folder.url).status == 3)
         #expect(try files(folder.url, "out.sqlite") == ["out.sqlite"])
     }

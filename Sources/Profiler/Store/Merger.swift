@@ -49,10 +49,15 @@ public enum Merger {
         let db = try ProfileStore.openForWriting(path: output)
         var outcomes: [Outcome] = []
         for input in inputs {
-            let uri = "file:" + (input.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? input) + "?mode=ro"
-            try db.run("ATTACH DATABASE ? AS source", [.text(uri)])
-            defer { try? db.execute("DETACH DATABASE source") }
-            outcomes.append(try db.transaction { try mergeAttached(input, db) })
+            // A reading connection held open across the read-only ATTACH closes last, so it
+            // removes the input's -wal and -shm files (the attachment cannot).
+            let reader = try ProfileStore.openForReading(path: input, repairAbandoned: false)
+            try withExtendedLifetime(reader) {
+                let uri = "file:" + (input.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? input) + "?mode=ro"
+                try db.run("ATTACH DATABASE ? AS source", [.text(uri)])
+                defer { try? db.execute("DETACH DATABASE source") }
+                outcomes.append(try db.transaction { try mergeAttached(input, db) })
+            }
         }
         return outcomes
     }
