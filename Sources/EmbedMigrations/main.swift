@@ -45,6 +45,11 @@ public let embeddedMigrations: [EmbeddedMigration] = [
 ]
 
 """
+// Written only when the text changed: a new modification time would make the build
+// recompile the Profiler module even though nothing in it changed.
+if let existing = try? String(contentsOfFile: outputPath, encoding: .utf8), existing == source {
+    exit(0)
+}
 do {
     try source.write(toFile: outputPath, atomically: true, encoding: .utf8)
 } catch {

@@ -36,7 +36,10 @@ struct UserRecord: ParsableCommand {
 
     @OptionGroup var options: RecordArguments
 
-    @Argument(help: "Scenarios to record, by name (default: all of them), or scenario files.")
+    @Argument(help: "Scenarios to record, by name (default: all of them), or scenario files.",
+              completion: .custom { _, _, prefix in
+                  ScenarioCompletion.candidates(names: UserRecord.scenarios.map(\.name), prefix: prefix)
+              })
     var names: [String] = []
 
     func lookUp(_ name: String) throws -> any Scenario {

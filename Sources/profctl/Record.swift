@@ -8,7 +8,7 @@ struct Record: ParsableCommand, Exemplified {
         "profctl record lazy-container",
         "profctl record image-cache lazy-list composite-cell identity live-room",
         "profctl record lazy-list --set rows=500 --set scroll=down,up,down --strategies eager,lazy",
-        "profctl record scenarios/long-feed.yaml --db /tmp/feed.sqlite",
+        "profctl record scenarios/long-feed.yaml --db feed.sqlite",
         "RUN=$(profctl record lazy-container --quiet) && profctl report --run $RUN",
     ]
 
@@ -25,7 +25,10 @@ struct Record: ParsableCommand, Exemplified {
 
     @OptionGroup var options: RecordArguments
 
-    @Argument(help: "Built-in scenario names, or paths to .yaml scenario files.")
+    @Argument(help: "Built-in scenario names, or paths to .yaml scenario files.",
+              completion: .custom { _, _, prefix in
+                  ScenarioCompletion.candidates(names: BuiltInScenarios.all.map(\.name), prefix: prefix)
+              })
     var scenarios: [String]
 
     var database: DatabaseOptions { options.database }

@@ -38,7 +38,7 @@ struct LazyContainerScenarioTests {
     @Test("every instance costs the same and every release gives back what was taken")
     func exactPerInstance() throws {
         let temp = try TemporaryDatabase()
-        try record(temp.path, instances: 50, repeats: 2)
+        _ = try record(temp.path, instances: 50, repeats: 2)
         let db = try ProfileStore.openForReading(path: temp.path)
         let rows = try db.rows("""
             SELECT min_instance_requested, max_instance_requested, requested_bytes,

@@ -38,7 +38,7 @@ struct ReliabilityTests {
         let db = folder.url.appendingPathComponent("profile.sqlite").path
         _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
         let recorder = try start(["record", "lazy-container", "--instances", "200000", "--quiet"], in: folder.url)
-        let committed = try waitUntil { (try? scalar("SELECT count(*) FROM event_rows e JOIN runs r USING (run_key) WHERE r.scenario = 'lazy-container'", db)) ?? 0 >= 8192 }
+        let committed = waitUntil { (try? scalar("SELECT count(*) FROM event_rows e JOIN runs r USING (run_key) WHERE r.scenario = 'lazy-container'", db)) ?? 0 >= 8192 }
         #expect(committed)
         let before = try scalar("SELECT count(*) FROM events", db)
         kill(recorder.processIdentifier, SIGKILL)

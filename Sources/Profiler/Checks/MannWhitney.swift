@@ -48,7 +48,7 @@ public enum MannWhitney {
         var previous = [[Double]](repeating: [Double](repeating: 0, count: maxU + 1), count: n2 + 1)
         for j in 0...n2 { previous[j][0] = 1 }
         if n1 > 0 {
-            for i in 1...n1 {
+            for _ in 1...n1 {
                 var current = [[Double]](repeating: [Double](repeating: 0, count: maxU + 1), count: n2 + 1)
                 current[0][0] = 1
                 if n2 > 0 {
