@@ -560,7 +560,9 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
  * freeing thread's share goes to `n` (its own counters, or the retired totals). */
 static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) {
     uintptr_t a = (uintptr_t)p;
-    for (uint32_t w = 0; w < PROFCTL_MAX_THREADS / 64; w++) {
+    /* Only the words of the bitmap that claimed tables can reach: usually one. */
+    uint32_t words = (atomic_load_explicit(&tables_high_water, memory_order_acquire) + 63) / 64;
+    for (uint32_t w = 0; w < words; w++) {
         uint64_t bits = atomic_load_explicit(&published_tables[w], memory_order_acquire);
         while (bits) {
             uint32_t index = w * 64 + (uint32_t)__builtin_ctzll(bits);
