@@ -52,6 +52,11 @@ static void *(*next_valloc)(size_t) = __libc_valloc;
 #define MAX_DEPTH PROFCTL_MAX_REGION_DEPTH
 #define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
 #define LIKELY(x) __builtin_expect(!!(x), 1)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#define SLOW __attribute__((noinline, cold))
+/* Between adds to neighbouring counters: keeps the compiler from pairing them into vector
+ * instructions, which take more instructions than the two adds. */
+#define SEPARATE() __asm__ volatile("" ::: "memory")
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* Counters written by one thread with plain stores and read by others with relaxed
@@ -334,7 +339,7 @@ static inline uint64_t home_of(const table *t, uintptr_t a) {
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
  * only under the lock and inside a seq-validated read. */
-static inline int64_t find(const table *t, uintptr_t a) {
+static ALWAYS_INLINE int64_t find(const table *t, uintptr_t a) {
     const entry *es = t->entries;
     uint64_t mask = t->mask, i = home_of(t, a);
     for (;;) {
@@ -434,7 +439,7 @@ static inline void own_insert(table *t, uintptr_t a, uint64_t requested, uint64_
 
 /* The owner empties slot i, moving later entries of the same probe run back so that
  * every entry stays reachable from its home without tombstones. */
-static inline void own_remove_at(table *t, uint64_t i) {
+static ALWAYS_INLINE void own_remove_at(table *t, uint64_t i) {
     entry *es = t->entries;
     uint64_t mask = t->mask, j = (i + 1) & mask;
     t->live--;
@@ -483,42 +488,42 @@ static inline uint64_t even_seq(table *t) {
  * calls nothing that can allocate. Everything else (a new or exiting thread, a nested call,
  * the benchmark modes, an open window) takes the general path, under the guard. */
 
-#define ALWAYS_INLINE __attribute__((always_inline)) inline
-#define SLOW __attribute__((noinline, cold))
 
-/* The calling thread's counter: a plain add in its TLS block; after its exit, a locked
- * add in the retired totals. */
-#define BUMP(field, amount) do { \
-    if (LIKELY(tls.state != STATE_EXITED)) tls.n.field += (amount); \
-    else __atomic_fetch_add(&retired.field, (amount), __ATOMIC_RELAXED); \
+/* A counter of `n`: a plain add in the calling thread's own block, a locked one in the
+ * shared retired totals (a thread past its exit). `shared` is a constant on the fast paths. */
+#define ADD(n, shared, field, amount) do { \
+    if (shared) __atomic_fetch_add(&(n)->field, (amount), __ATOMIC_RELAXED); \
+    else (n)->field += (amount); \
 } while (0)
 
 static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, uint64_t window) {
     table *t = tls.table;
     tls.n.c.attributed_allocations += 1;
+    SEPARATE();
     tls.n.c.attributed_requested += requested;
+    SEPARATE();
     tls.n.c.attributed_usable += usable;
     own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
 }
 
 /* The freeing thread's own share of a tracked free: whether its regions may count it as
  * released (only if no region of the allocating thread still holds it), and the window. */
-static ALWAYS_INLINE void credit_freer(const entry *e, bool releasable, size_t usable) {
+static ALWAYS_INLINE void credit_freer(counters *n, bool shared, const entry *e, bool releasable, size_t usable) {
     if (releasable) {
-        BUMP(c.releasable_requested, e->requested);
-        BUMP(c.releasable_usable, e->usable);
+        ADD(n, shared, c.releasable_requested, e->requested);
+        ADD(n, shared, c.releasable_usable, e->usable);
     }
     uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
     if (UNLIKELY(window != 0)) {
         if ((e->tag >> SCOPE_BITS) == window) {
-            BUMP(c.window_reclaimed_requested, e->requested);
-            BUMP(c.window_reclaimed_usable, e->usable);
+            ADD(n, shared, c.window_reclaimed_requested, e->requested);
+            ADD(n, shared, c.window_reclaimed_usable, e->usable);
         } else {
-            BUMP(c.window_released_requested, e->requested);
-            BUMP(c.window_released_usable, e->usable);
+            ADD(n, shared, c.window_released_requested, e->requested);
+            ADD(n, shared, c.window_released_usable, e->usable);
         }
     }
-    BUMP(c.tracked_freed_usable, usable);
+    ADD(n, shared, c.tracked_freed_usable, usable);
 }
 
 /* The deepest of the given open regions (ids by depth) that holds a block allocated
@@ -547,14 +552,17 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
         tls.reclaimed_requested[j] += e.requested;
         tls.reclaimed_usable[j] += e.usable;
     }
-    credit_freer(&e, true, usable);
+    credit_freer(&tls.n, false, &e, true, usable);
     return true;
 }
 
-/* Looks for p in other threads' tables; credits and marks its entry when found. */
-static SLOW void foreign_free(void *p, size_t usable) {
+/* Looks for p in other threads' tables; credits and marks its entry when found. The
+ * freeing thread's share goes to `n` (its own counters, or the retired totals). */
+static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) {
     uintptr_t a = (uintptr_t)p;
-    for (uint32_t w = 0; w < PROFCTL_MAX_THREADS / 64; w++) {
+    /* Only the words of the bitmap that claimed tables can reach: usually one. */
+    uint32_t words = (atomic_load_explicit(&tables_high_water, memory_order_acquire) + 63) / 64;
+    for (uint32_t w = 0; w < words; w++) {
         uint64_t bits = atomic_load_explicit(&published_tables[w], memory_order_acquire);
         while (bits) {
             uint32_t index = w * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -596,7 +604,7 @@ static SLOW void foreign_free(void *p, size_t usable) {
             spin_unlock(&t->lock);
             /* A stale entry is dropped uncredited and the search goes on. */
             if (fresh) {
-                credit_freer(&e, j == 0, usable);
+                credit_freer(n, shared, &e, j == 0, usable);
                 return;
             }
         }
@@ -604,11 +612,13 @@ static SLOW void foreign_free(void *p, size_t usable) {
 }
 
 /* Accounts for freeing p (any path), before it is freed. */
-static ALWAYS_INLINE void account_free(void *p, size_t usable) {
-    BUMP(c.frees, 1);
-    BUMP(c.freed_usable, usable);
+static void account_free(void *p, size_t usable, uint8_t state) {
+    bool shared = state == STATE_EXITED;
+    counters *n = shared ? &retired : &tls.n;
+    ADD(n, shared, c.frees, 1);
+    ADD(n, shared, c.freed_usable, usable);
     if (untrack_own(p, usable)) return;
-    if (UNLIKELY(atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published)) foreign_free(p, usable);
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published) foreign_free(p, usable, n, shared);
 }
 
 /* ---- the general path ---- */
@@ -668,7 +678,7 @@ static SLOW void free_general(void *p) {
     if (!enter()) { next_free(p); return; }
     uint8_t state = tls.state;
     tls.state = STATE_BUSY;
-    account_free(p, usable_if_counted(p));
+    account_free(p, usable_if_counted(p), state);
     next_free(p); /* still BUSY: what the allocator underneath frees for itself is not counted */
     tls.state = state;
 }
@@ -683,7 +693,9 @@ static ALWAYS_INLINE bool fast(void) {
 static ALWAYS_INLINE void account_fast(void *p, size_t requested) {
     size_t usable = usable_from_header(p);
     tls.n.allocations += 1;
+    SEPARATE();
     tls.n.requested += requested;
+    SEPARATE();
     tls.n.usable += usable;
     if (UNLIKELY(tls.tracking)) track_own(p, requested, usable, 0);
 }
@@ -722,6 +734,8 @@ void *malloc(size_t size) {
         if (LIKELY(p != NULL)) account_fast(p, size);
         return p;
     }
+    /* Forwarding only (the benchmark's baseline): as little as the checks above. */
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return next_malloc(size);
     return allocate_general(ALLOC_MALLOC, size, 0);
 }
 
@@ -730,7 +744,7 @@ void *malloc(size_t size) {
 static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
     if (!untrack_own(p, usable) && atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
         tls.state = STATE_BUSY;
-        foreign_free(p, usable);
+        foreign_free(p, usable, &tls.n, false);
         tls.state = STATE_READY;
     }
     next_free(p);
@@ -741,6 +755,7 @@ void free(void *p) {
     if (fast()) {
         size_t usable = usable_from_header(p);
         tls.n.c.frees += 1;
+        SEPARATE();
         tls.n.c.freed_usable += usable;
         /* published_count counts this thread's own table too, when it has entries. */
         if (UNLIKELY((tls.table->live | (atomic_load_explicit(&published_count, memory_order_relaxed) ^ tls.published)) != 0)) {
@@ -750,6 +765,7 @@ void free(void *p) {
         next_free(p);
         return;
     }
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) { next_free(p); return; }
     free_general(p);
 }
 
@@ -772,7 +788,7 @@ void *realloc(void *old, size_t size) {
     /* Counted as a free of the old block and an allocation of the new one. The entry goes
      * before glibc releases the old address, which another thread may be handed at once
      * (a failed realloc, out of memory, leaves the old block counted as freed). */
-    account_free(old, usable_if_counted(old));
+    account_free(old, usable_if_counted(old), state);
     void *p = next_realloc(old, size);
     tls.state = state;
     if (p) account_allocation_general(p, size);

@@ -54,8 +54,6 @@ struct HookCost {
     func figures(loop: String) throws -> [Figure] {
         let direct = try measure(nil, inRegion: false)
         let forward = try measure(Int32(PROFCTL_HOOKS_FORWARD), inRegion: false)
-        let counting = try measure(Int32(PROFCTL_HOOKS_COUNT), inRegion: false)
-        let attributed = try measure(Int32(PROFCTL_HOOKS_COUNT), inRegion: true)
         let full = try measure(Int32(PROFCTL_HOOKS_FULL), inRegion: false)
         let fullInRegion = try measure(Int32(PROFCTL_HOOKS_FULL), inRegion: true)
         let heaptrack = peer(loop)
@@ -73,10 +71,8 @@ struct HookCost {
         }
         var figures = [
             figure("hooks present, forwarding only", forward),
-            figure("counting (no usable sizes), no region", counting),
-            figure("counting + scope attribution (in a region)", attributed, target: 5),
             figure("counting + usable sizes, no region", full),
-            figure("everything, in a region (as scenarios record)", fullInRegion),
+            figure("everything, in a region (as scenarios record)", fullInRegion, target: 5),
         ]
         if let heaptrack {
             figures.append(Figure(section: "hook cost", metric: "heaptrack (LD_PRELOAD) on the same loop", baseline: "same loop without heaptrack",

@@ -8,7 +8,7 @@ import Profiler
 /// the difference, so start-up costs cancel out).
 enum HookLoop {
     /// The ways of calling malloc, from bare glibc to the hooks inside a region.
-    static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window"]
+    static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -23,6 +23,15 @@ enum HookLoop {
         case "count-region", "full-region":
             profctl_hooks_set_mode(Int32(mode == "count-region" ? PROFCTL_HOOKS_COUNT : PROFCTL_HOOKS_FULL))
             _ = try AllocationScope.measure { bench_malloc_free_pairs(1, pairs, size) }
+        case "nested-repro":
+            // Issue 15's repro: an inner region frees the outer region's block. It crashed
+            // release builds; prints the inner and outer figures instead.
+            let outer = try AllocationScope.measure { () -> Measured<Void> in
+                var a: [Int]? = [Int](repeating: 7, count: 1000)
+                return try AllocationScope.measure { a = nil }
+            }
+            print("inner: \(outer.value.allocations)")
+            print("outer: \(outer.allocations)")
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }
         default:

@@ -96,7 +96,8 @@ typedef struct profctl_region_result {
 } profctl_region_result;
 
 /// Opens a region on the calling thread. Returns 0 on success; -1 when the thread has
-/// no counter slot of its own (more than 4,095 live threads, or the thread is exiting);
+/// no table of tracked blocks of its own (more than 4,095 threads at once, or the thread
+/// is exiting);
 /// -2 when PROFCTL_MAX_REGION_DEPTH regions are already open on it. On failure the
 /// region is not open.
 int profctl_region_begin(profctl_region *region);
@@ -134,7 +135,9 @@ enum {
     /// Forward to glibc, count nothing: what the program costs with the hooks compiled out,
     /// less one predictable branch.
     PROFCTL_HOOKS_FORWARD = 0,
-    /// Count allocations, frees and requested bytes, and attribute them to regions; no usable sizes.
+    /// Count allocations, frees and requested bytes, and attribute them to regions; no usable
+    /// sizes. Takes the general path (slower than FULL, whose fast path reads usable sizes
+    /// from chunk headers); kept for comparison.
     PROFCTL_HOOKS_COUNT = 1,
     /// Everything: also usable sizes.
     PROFCTL_HOOKS_FULL = 2,
