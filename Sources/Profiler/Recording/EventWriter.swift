@@ -7,7 +7,7 @@ import CSQLite
 /// figures for the rollups (`SeriesStats`).
 struct EventWriter {
     static let insertSQL = """
-        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
+        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
@@ -97,7 +97,7 @@ struct EventWriter {
         try insert.bind(int: Int64(e.allocations), at: 4)
         try insert.bind(int: Int64(e.frees), at: 5)
         try insert.bind(int: Int64(e.requestedBytes), at: 6)
-        try insert.bind(int: Int64(e.usableBytes), at: 7)
+        try insert.bind(int: Int64(e.usableBytes) &- Int64(e.requestedBytes), at: 7)
         try insert.bind(int: duration, at: 8)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
         try insert.bind(int: e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0, at: 9)

@@ -263,7 +263,7 @@ struct RunRollups {
         for s in series {
             let order = s.direction < 0 ? "DESC" : "ASC"
             let statement = try db.prepare("""
-                SELECT instance, allocations, requested_bytes, usable_bytes FROM events WHERE series_id = ? ORDER BY seq \(order)
+                SELECT instance, allocations, requested_bytes, requested_bytes + usable_extra_bytes FROM events WHERE series_id = ? ORDER BY seq \(order)
                 """)
             try statement.bind([.integer(s.seriesID)])
             let instance: Int64? = try statement.step() ? statement.value(at: 0).int64 : nil
@@ -287,9 +287,9 @@ struct RunRollups {
             SELECT MAX(x.kind_id = 0),
                    SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.allocations ELSE 0 END),
                    SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes + e.usable_extra_bytes ELSE 0 END),
                    SUM(CASE WHEN x.kind_id = 5 THEN -e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id = 5 THEN -e.usable_bytes ELSE 0 END)
+                   SUM(CASE WHEN x.kind_id = 5 THEN -(e.requested_bytes + e.usable_extra_bytes) ELSE 0 END)
             FROM event_series x JOIN events e ON e.series_id = x.series_id
             WHERE x.run_key = ? AND x.subject_id = ? AND x.repeat = ?
             GROUP BY e.instance
