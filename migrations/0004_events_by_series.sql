@@ -5,7 +5,9 @@
 -- for long stretches of a run, so they are named once, in `event_series`, and each event
 -- row carries only its series. Rows are clustered by (series_id, seq): a GROUP BY over
 -- series (per component, strategy, step, kind) reads the events in order and streams
--- instead of sorting, and an event row is about 5 bytes smaller than before.
+-- instead of sorting, and an event row is about 5 bytes smaller than before. Usable bytes
+-- are stored as what they add to the requested ones (a few bytes of size-class rounding,
+-- a byte where the full figure took two); the views add them back.
 -- The event_log view keeps every column it had.
 
 -- One (run, repeat, step, component and strategy, kind): what a stretch of events shares.
@@ -27,7 +29,7 @@ CREATE TABLE events_by_series (
     allocations     INTEGER NOT NULL,
     frees           INTEGER NOT NULL,
     requested_bytes INTEGER NOT NULL,               -- change in live heap bytes (negative for a release)
-    usable_bytes    INTEGER NOT NULL,
+    usable_extra_bytes INTEGER NOT NULL,            -- usable_bytes - requested_bytes
     duration_ns     INTEGER NOT NULL,               -- monotonic clock, around the measured work
     at_us           INTEGER NOT NULL,               -- when the work started, microseconds since the run started
     PRIMARY KEY (series_id, seq)
@@ -39,8 +41,8 @@ FROM events
 GROUP BY run_key, repeat, step, subject_id, kind_id
 ORDER BY run_key, MIN(seq);
 
-INSERT INTO events_by_series (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
-SELECT x.series_id, e.seq, e.instance, e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us
+INSERT INTO events_by_series (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
+SELECT x.series_id, e.seq, e.instance, e.allocations, e.frees, e.requested_bytes, e.usable_bytes - e.requested_bytes, e.duration_ns, e.at_us
 FROM events e
 JOIN event_series x ON x.run_key = e.run_key AND x.repeat = e.repeat AND x.step = e.step
                    AND x.subject_id = e.subject_id AND x.kind_id = e.kind_id
@@ -53,7 +55,7 @@ ALTER TABLE events_by_series RENAME TO events;
 -- Events with every key spelled out: what analysts query (the same columns as before).
 CREATE VIEW event_log AS
 SELECT r.run_id, e.seq, x.repeat, COALESCE(st.name, 'run') AS step, s.component, s.strategy, e.instance, k.name AS kind,
-       e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us
+       e.allocations, e.frees, e.requested_bytes, e.requested_bytes + e.usable_extra_bytes AS usable_bytes, e.duration_ns, e.at_us
 FROM events e
 JOIN event_series x ON x.series_id = e.series_id
 JOIN runs r ON r.run_key = x.run_key
@@ -66,6 +68,7 @@ JOIN event_kinds k ON k.kind_id = x.kind_id;
 -- every event), and for tools that copy events.
 CREATE VIEW event_rows AS
 SELECT x.run_key, e.seq, x.repeat, x.step, x.subject_id, e.instance, x.kind_id,
-       e.allocations, e.frees, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us, e.series_id
+       e.allocations, e.frees, e.requested_bytes, e.requested_bytes + e.usable_extra_bytes AS usable_bytes, e.duration_ns, e.at_us,
+       e.series_id
 FROM events e
 JOIN event_series x ON x.series_id = e.series_id;

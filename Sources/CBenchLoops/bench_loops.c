@@ -38,7 +38,7 @@ uint64_t bench_insert_events(const char *path, int64_t series_id, int64_t count,
     sqlite3_busy_timeout(db, 10000);
     if (sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) goto done;
     if (sqlite3_prepare_v2(db,
-            "INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, "
+            "INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, "
             "duration_ns, at_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert, NULL) != SQLITE_OK) goto done;
     sqlite3_bind_int64(insert, 1, series_id);
     uint64_t start = now_ns();
@@ -49,7 +49,7 @@ uint64_t bench_insert_events(const char *path, int64_t series_id, int64_t count,
         sqlite3_bind_int64(insert, 4, 4);
         sqlite3_bind_int64(insert, 5, 0);
         sqlite3_bind_int64(insert, 6, 705);
-        sqlite3_bind_int64(insert, 7, 720);
+        sqlite3_bind_int64(insert, 7, 15); /* usable 720 */
         sqlite3_bind_int64(insert, 8, 1200);
         sqlite3_bind_int64(insert, 9, 0);
         if (sqlite3_step(insert) != SQLITE_DONE) goto done;

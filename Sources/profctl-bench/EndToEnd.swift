@@ -43,30 +43,47 @@ struct EndToEnd {
     }
 
     /// What a run costs whatever its events: opening the database, the run row, the
-    /// writer, the rollups and the final status, for a run of one event (median of 9).
-    func fixedCost() throws -> Double {
+    /// writer, the rollups and the final status, for a run of one event (median of 9):
+    /// wall time, and the CPU time of the whole process (all threads), which a machine
+    /// busy with other work inflates less.
+    func fixedCost() throws -> (wall: Double, cpu: Double) {
         let path = folder.appendingPathComponent("fixed-cost.sqlite").path
         _ = try ProfileStore.openForWriting(path: path)
         let event = Event(kind: .create, component: "Label", strategy: "eager", repeatIndex: 0, instance: 0,
                           allocations: 1, frees: 0, requestedBytes: 48, usableBytes: 56, durationNanoseconds: 100)
-        var times: [Double] = []
+        var times: [Double] = [], cpu: [Double] = []
         for _ in 0..<9 {
             let start = AllocationScope.monotonicNanoseconds()
+            let cpuStart = Self.processCPUNanoseconds()
             let recorder = try Recorder.start(database: path, run: RunDescription(scenario: "fixed-cost", baselineStrategy: "eager",
                                                                                   parameters: [:]),
                                               environment: environment)
             try recorder.record(event)
             try recorder.finish()
             times.append(Double(AllocationScope.monotonicNanoseconds() - start) / 1e6)
+            cpu.append(Double(Self.processCPUNanoseconds() - cpuStart) / 1e6)
         }
-        return median(times)
+        return (median(times), median(cpu))
+    }
+
+    static func processCPUNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    func fixedCostFigures() throws -> [Figure] {
+        let fixed = try fixedCost()
+        return [
+            Figure(section: "end to end", metric: "fixed cost per run (open, run row, writer, rollups, status)",
+                   baseline: "-", baselineValue: nil, value: fixed.wall, unit: "ms", target: "<= 1 ms", met: fixed.wall <= 1),
+            Figure(section: "end to end", metric: "fixed cost per run, CPU time of all threads",
+                   baseline: "-", baselineValue: nil, value: fixed.cpu, unit: "ms", target: nil, met: nil),
+        ]
     }
 
     func figures() throws -> [Figure] {
-        var figures: [Figure] = []
-        let fixed = try fixedCost()
-        figures.append(Figure(section: "end to end", metric: "fixed cost per run (open, run row, writer, rollups, status)",
-                              baseline: "-", baselineValue: nil, value: fixed, unit: "ms", target: "<= 1 ms", met: fixed <= 1))
+        var figures = try fixedCostFigures()
         for count in instances {
             let path = folder.appendingPathComponent("end-to-end-\(count).sqlite").path
             // Bare first, then recorded, once each: at 100k instances a round takes seconds.

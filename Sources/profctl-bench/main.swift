@@ -1,7 +1,7 @@
 // profctl-bench: what the measuring machinery costs, each figure against a baseline
 // measured in the same run (machines here are noisy; absolute figures are context).
 //
-//   swift run -c release profctl-bench [--quick] [--json FILE] [--skip-scale]
+//   swift run -c release profctl-bench [--quick] [--json FILE] [--skip-scale] [--only SECTION]
 //   profctl-bench --hook-loop MODE PAIRS SIZE   (for callgrind: scripts/hook-instructions)
 import CAllocationHooks
 import Foundation
@@ -23,6 +23,9 @@ if arguments.count == 5, arguments[1] == "--hook-loop", let pairs = UInt64(argum
 }
 
 let quick = arguments.contains("--quick")
+/// `--only SECTION` (hooks, scenarios, end-to-end, fixed-cost, ingest, scale): one section, for iterating on it.
+let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+func wanted(_ section: String) -> Bool { only == nil || only == section }
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 let rounds = quick ? 3 : 7
 
@@ -35,16 +38,27 @@ do {
     let loop = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("malloc-loop").path
 
     var figures: [Figure] = []
-    progress("hook cost")
-    figures += try HookCost(pairs: quick ? 400_000 : 4_000_000, rounds: rounds).figures(loop: loop)
-    progress("scenario slowdown")
-    figures += try ScenarioSlowdown(rounds: rounds, folder: folder, quick: quick).figures()
-    progress("end to end")
-    figures += try EndToEnd(instances: quick ? [1000, 10_000] : [1000, 100_000], bytesInstances: quick ? 1000 : 5000,
-                            folder: folder).figures()
-    progress("ingest")
-    figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
-    if !arguments.contains("--skip-scale") {
+    if wanted("hooks") {
+        progress("hook cost")
+        figures += try HookCost(pairs: quick ? 400_000 : 4_000_000, rounds: rounds).figures(loop: loop)
+    }
+    if wanted("scenarios") {
+        progress("scenario slowdown")
+        figures += try ScenarioSlowdown(rounds: rounds, folder: folder, quick: quick).figures()
+    }
+    if only == "fixed-cost" {
+        figures += try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCostFigures()
+    }
+    if wanted("end-to-end") {
+        progress("end to end")
+        figures += try EndToEnd(instances: quick ? [1000, 10_000] : [1000, 100_000], bytesInstances: quick ? 1000 : 5000,
+                                folder: folder).figures()
+    }
+    if wanted("ingest") {
+        progress("ingest")
+        figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
+    }
+    if wanted("scale") && !arguments.contains("--skip-scale") {
         progress("databases at scale")
         figures += try AtScale(sizes: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000], folder: folder).figures()
     }

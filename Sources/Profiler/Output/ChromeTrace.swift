@@ -57,7 +57,8 @@ public enum ChromeTrace {
         }
         // Every lifecycle event, at the moment its measured work started.
         let statement = try db.prepare("""
-            SELECT s.strategy, k.name, s.component, e.instance, e.requested_bytes, e.usable_bytes, e.duration_ns, e.at_us, x.repeat
+            SELECT s.strategy, k.name, s.component, e.instance, e.requested_bytes, e.requested_bytes + e.usable_extra_bytes,
+                   e.duration_ns, e.at_us, x.repeat
             FROM event_series x JOIN events e ON e.series_id = x.series_id
             JOIN subjects s ON s.subject_id = x.subject_id JOIN event_kinds k ON k.kind_id = x.kind_id
             WHERE x.run_key = ? ORDER BY e.seq

@@ -7,7 +7,7 @@ import CSQLite
 /// figures for the rollups (`SeriesStats`).
 struct EventWriter {
     static let insertSQL = """
-        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns, at_us)
+        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
@@ -24,14 +24,15 @@ struct EventWriter {
     /// reached: the running sums of its events' bytes.
     var live = LiveBytes()
 
-    /// Writes everything the buffer delivers; returns the series' running figures (empty
+    /// Writes everything the buffer delivers through `db` (the recorder's connection, which
+    /// nothing else uses until this returns); returns the series' running figures (empty
     /// after a failure, which the buffer then holds).
-    static func drain(_ buffer: EventBuffer, into path: String, runKey: Int64, runStart: UInt64) -> [SeriesStats] {
+    static func drain(_ buffer: EventBuffer, into db: SQLiteConnection, runKey: Int64, runStart: UInt64) -> [SeriesStats] {
         do {
-            let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Every key an event row carries was made by this writer or the recorder a
             // moment ago; checking parents per insert would double the cost of ingest.
             try db.execute("PRAGMA foreign_keys = OFF")
+            defer { try? db.execute("PRAGMA foreign_keys = ON") }
             var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart)
             while true {
                 let batch = buffer.popBatch(limit: Recorder.batchSize)
@@ -85,8 +86,8 @@ struct EventWriter {
     private mutating func write(_ e: Event, seq: Int64) throws {
         let step = try currentStep ?? stepKey("run")
         currentStep = step
-        let subject = try subjects.key(component: e.component, strategy: e.strategy)
-        live.add(e, strategy: subjects.strategyIndex(of: subject), repeatIndex: e.repeatIndex)
+        let (subject, strategyIndex) = try subjects.key(component: e.component, strategy: e.strategy)
+        live.add(e, strategy: strategyIndex, repeatIndex: e.repeatIndex)
         let duration = Int64(clamping: e.durationNanoseconds)
         let seriesID = try series.record(e, seq: seq, step: step, subject: subject, duration: duration)
 
@@ -96,7 +97,7 @@ struct EventWriter {
         try insert.bind(int: Int64(e.allocations), at: 4)
         try insert.bind(int: Int64(e.frees), at: 5)
         try insert.bind(int: Int64(e.requestedBytes), at: 6)
-        try insert.bind(int: Int64(e.usableBytes), at: 7)
+        try insert.bind(int: Int64(e.usableBytes) &- Int64(e.requestedBytes), at: 7)
         try insert.bind(int: duration, at: 8)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
         try insert.bind(int: e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0, at: 9)
@@ -123,19 +124,18 @@ struct SubjectKeys {
     private var strategyIndexes: [String: Int] = [:]
     private var subjectStrategy: [Int64: Int] = [:]
     // Events come in long runs of one subject: comparing two small strings is cheaper than hashing them.
-    private var last: (component: String, strategy: String, key: Int64)?
+    private var last: (component: String, strategy: String, key: Int64, strategyIndex: Int)?
 
     init(db: SQLiteConnection) { self.db = db }
 
-    mutating func key(component: String, strategy: String) throws -> Int64 {
-        if let last, last.component == component, last.strategy == strategy { return last.key }
+    /// The subject's key and its strategy's index (for array-indexed running sums).
+    mutating func key(component: String, strategy: String) throws -> (key: Int64, strategyIndex: Int) {
+        if let last, last.component == component, last.strategy == strategy { return (last.key, last.strategyIndex) }
         let key = try lookUp(component: component, strategy: strategy)
-        last = (component, strategy, key)
-        return key
+        let index = subjectStrategy[key] ?? 0
+        last = (component, strategy, key, index)
+        return (key, index)
     }
-
-    /// A small number per strategy name, for array-indexed running sums.
-    func strategyIndex(of subject: Int64) -> Int { subjectStrategy[subject] ?? 0 }
 
     mutating func strategyIndex(named strategy: String) -> Int {
         if let known = strategyIndexes[strategy] { return known }

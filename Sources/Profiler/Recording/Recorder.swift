@@ -15,7 +15,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private let buffer: EventBuffer
     private let writerDone = DispatchSemaphore(value: 0)
     private let startedAt = AllocationScope.monotonicNanoseconds()
-    // Touched only by the thread that calls start/finish/abort.
+    // Used by the thread that calls start/finish/abort, and by the writer thread between
+    // start and the end of drain(), never by both at once.
     private let connection: SQLiteConnection
     private var ended = false
     private var drained = false
@@ -40,11 +41,12 @@ public final class Recorder: EventSink, @unchecked Sendable {
                              bufferCapacity: Int = 65_536) throws -> Recorder {
         let connection = try ProfileStore.openForWriting(path: path)
         let runID = UUID().uuidString.lowercased()
-        try connection.run("""
+        let inserted = try connection.scalar("""
             INSERT INTO runs (run_id, scenario, status, started_at, git_commit, branch, ci_provider, ci_job, pull_request,
                               host, os, arch, swift_version,
                               build_configuration, tool_version, baseline_strategy, report, parameters, process_id)
             VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING run_key
             """, [
                 .text(runID), .text(run.scenario), .text(Timestamp.now()), SQLValue(environment.gitCommit),
                 SQLValue(environment.ci.branch), SQLValue(environment.ci.provider), SQLValue(environment.ci.job),
@@ -55,7 +57,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 .text(run.parametersJSON),
                 .init(Int(getpid())),
             ])
-        guard let runKey = try connection.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(runID)])?.int64 else {
+        guard let runKey = inserted?.int64 else {
             throw SQLiteError(code: 1, message: "the new run \(runID) could not be read back")
         }
         let recorder = Recorder(runID: runID, runKey: runKey, connection: connection, bufferCapacity: bufferCapacity)
@@ -64,8 +66,11 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     private func startWriter() {
-        let thread = Thread { [self, buffer, databasePath, runKey, startedAt, writerDone] in
-            let series = EventWriter.drain(buffer, into: databasePath, runKey: runKey, runStart: startedAt)
+        // One connection for the whole run: the writer thread has it from here until
+        // writerDone is signalled, and this thread does not touch it in between (opening
+        // a second one cost a schema parse per run).
+        let thread = Thread { [self, buffer, runKey, startedAt, writerDone] in
+            let series = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt)
             // Read only after writerDone is signalled (the semaphore orders the two threads).
             self.seriesStats = series
             writerDone.signal()

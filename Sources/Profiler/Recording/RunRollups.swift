@@ -91,27 +91,33 @@ struct RunRollups {
     }
 
     /// The durations of the given 1-based ranks among all events of `series`: each rank's
-    /// bucket is found in the histogram, then only that bucket's durations are read back.
+    /// bucket is found in the histogram, then only that bucket's durations are read back
+    /// and counted by value (a bucket holds at most a sixteenth of an octave of values, so
+    /// memory stays small even when every event took the same time).
     private func durations(at ranks: [Int], histogram: DurationHistogram, series: [SeriesStats]) throws -> [Int64] {
         let located = ranks.map { histogram.locate(rank: $0) }
-        var wanted: [Int: [Int64]] = [:]
-        for place in located { if let place { wanted[place.bucket] = [] } }
-        if wanted.isEmpty { return ranks.map { _ in 0 } }
-        let lowest = wanted.keys.map { DurationHistogram.range(of: $0).lower }.min() ?? 0
-        let highest = wanted.keys.map { DurationHistogram.range(of: $0).upper }.max() ?? .max
+        var counts: [Int: [Int64: Int]] = [:]
+        for place in located { if let place { counts[place.bucket] = [:] } }
+        if counts.isEmpty { return ranks.map { _ in 0 } }
+        let lowest = counts.keys.map { DurationHistogram.range(of: $0).lower }.min() ?? 0
+        let highest = counts.keys.map { DurationHistogram.range(of: $0).upper }.max() ?? .max
         let read = try db.prepare("SELECT duration_ns FROM events WHERE series_id = ? AND duration_ns >= ? AND duration_ns < ?")
         for s in series {
             try read.bind([.integer(s.seriesID), .integer(lowest), .integer(highest)])
             while try read.step() {
                 let duration = read.value(at: 0).int64 ?? 0
                 let bucket = DurationHistogram.bucket(of: duration)
-                if wanted[bucket] != nil { wanted[bucket]?.append(duration) }
+                if counts[bucket] != nil { counts[bucket]?[duration, default: 0] += 1 }
             }
         }
-        for bucket in wanted.keys { wanted[bucket]?.sort() }
         return located.map { place in
-            guard let place, let values = wanted[place.bucket], place.rankInBucket <= values.count else { return 0 }
-            return values[place.rankInBucket - 1]
+            guard let place, let values = counts[place.bucket] else { return 0 }
+            var seen = 0
+            for value in values.keys.sorted() {
+                seen += values[value] ?? 0
+                if seen >= place.rankInBucket { return value }
+            }
+            return 0
         }
     }
 
@@ -257,7 +263,7 @@ struct RunRollups {
         for s in series {
             let order = s.direction < 0 ? "DESC" : "ASC"
             let statement = try db.prepare("""
-                SELECT instance, allocations, requested_bytes, usable_bytes FROM events WHERE series_id = ? ORDER BY seq \(order)
+                SELECT instance, allocations, requested_bytes, requested_bytes + usable_extra_bytes FROM events WHERE series_id = ? ORDER BY seq \(order)
                 """)
             try statement.bind([.integer(s.seriesID)])
             let instance: Int64? = try statement.step() ? statement.value(at: 0).int64 : nil
@@ -281,9 +287,9 @@ struct RunRollups {
             SELECT MAX(x.kind_id = 0),
                    SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.allocations ELSE 0 END),
                    SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes + e.usable_extra_bytes ELSE 0 END),
                    SUM(CASE WHEN x.kind_id = 5 THEN -e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id = 5 THEN -e.usable_bytes ELSE 0 END)
+                   SUM(CASE WHEN x.kind_id = 5 THEN -(e.requested_bytes + e.usable_extra_bytes) ELSE 0 END)
             FROM event_series x JOIN events e ON e.series_id = x.series_id
             WHERE x.run_key = ? AND x.subject_id = ? AND x.repeat = ?
             GROUP BY e.instance

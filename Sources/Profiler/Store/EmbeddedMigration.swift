@@ -6,19 +6,23 @@ public struct EmbeddedMigration: Sendable {
 
     /// FNV-1a 64 of the SQL text, recorded when applied, so a migration file edited
     /// after it shipped is caught rather than silently diverging between databases.
-    public var checksum: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in sql.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    /// Computed once: every open verifies every applied migration's checksum.
+    public let checksum: String
 
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
+        self.checksum = Self.fnv1a(sql)
+    }
+
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
