@@ -30,9 +30,11 @@ struct Check: ParsableCommand, Exemplified {
             and fails unless --allow-missing. Aborted and running runs are refused.
 
             Exit codes: 0 pass, 1 error, 2 regression (or over budget), 4 improvement only \
-            (with --fail-on-improvement; otherwise 0), 5 baseline not found, 6 environment \
-            mismatch, 12 metrics missing and nothing worse, 13 the run or its baseline is \
-            aborted or running, 64 usage (including a name that does not exist).
+            (with --fail-on-improvement; otherwise 0), 5 baseline not found (for one of \
+            several scenarios: named on stderr, the others still checked, and nothing else \
+            failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
+            run, its baseline or a scenario's newest run is aborted or running, 64 usage \
+            (including a name that does not exist).
             """
     )
 
@@ -78,7 +80,13 @@ struct Check: ParsableCommand, Exemplified {
             throw ValidationError("--tolerance \(text): expected an amount (64), a percentage (2%), or metric=amount")
         }
         guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
-        guard minimumEffect >= 0 else { throw ValidationError("--min-effect must be at least 0 (got \(minimumEffect))") }
+        guard minimumEffect >= 0 && minimumEffect.isFinite else {
+            throw ValidationError("--min-effect must be a number of at least 0 (got \(minimumEffect))")
+        }
+        // NaN compares false with everything: it would silently turn every latency regression into a pass.
+        guard minimumEffectNanoseconds >= 0 && minimumEffectNanoseconds.isFinite else {
+            throw ValidationError("--min-effect-ns must be a number of at least 0 (got \(minimumEffectNanoseconds))")
+        }
     }
 
     func request() throws -> CheckRequest {
@@ -97,14 +105,31 @@ struct Check: ParsableCommand, Exemplified {
 
     func run() throws {
         var outcome = CheckResult.Outcome.pass
+        var baselineMissing = false
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let request = try request()
             try CheckNames.validate(budgets: request.budgets, in: db)
             try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), in: db)
             let runs = try selection.runs(in: db)
-            let results = try runs.map { try Checker.check($0, request, in: db) }
+            if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+            // A scenario without a baseline (new in this branch) must not stop the others
+            // from being checked: its regressions would go unseen behind exit 5.
+            var results: [CheckResult] = []
+            var unchecked: [CheckError] = []
+            for run in runs {
+                do {
+                    results.append(try Checker.check(run, request, in: db))
+                } catch let error as CheckError {
+                    guard case .baselineNotFound = error, runs.count > 1 else { throw error }
+                    unchecked.append(error)
+                }
+            }
+            if results.isEmpty, let first = unchecked.first { throw first }
             Console.output(CheckOutput.render(results, format: format))
+            for error in unchecked {
+                Console.message("profctl: not checked, \(error); the other scenarios were")
+            }
             var outcomes = Set(results.map(\.outcome))
             // Checking every scenario: a budget for a scenario with no complete run checks nothing.
             if selection.runReference == nil && selection.scenario == nil {
@@ -116,12 +141,25 @@ struct Check: ParsableCommand, Exemplified {
                 }
             }
             outcome = [.regression, .missing, .improvement].first(where: outcomes.contains) ?? .pass
+            baselineMissing = !unchecked.isEmpty
         }
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
         case .missing: throw ExitCode(ExitCodes.missingMetrics)
+        case _ where baselineMissing: throw ExitCode(ExitCodes.baselineNotFound)
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
+        }
+    }
+
+    /// Checking the newest runs (no --run): a scenario whose newest run is aborted or still
+    /// running failed its last recording, so checking the complete run before it would
+    /// pass what was never measured. Refused like an aborted run named with --run.
+    static func requireNewestComplete(scenario: String?, in db: SQLiteConnection) throws {
+        var seen = Set<String>()
+        for run in try RunQueries.list(db, limit: Int.max) where scenario == nil || run.scenario == scenario {
+            guard seen.insert(run.scenario).inserted else { continue }
+            try Checker.requireComplete(run, as: "the newest \(run.scenario) run")
         }
     }
 }

@@ -13,7 +13,25 @@ struct RunSelection: ParsableArguments {
 
     func runs(in db: SQLiteConnection) throws -> [RunInfo] {
         if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
-        return try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+        do {
+            return try RunReport.runs(reference: runReference, scenario: scenario, in: db)
+        } catch StoreError.noRuns(let path) where scenario != nil {
+            // The database may hold other scenarios' runs: say which one has none.
+            throw NoCompleteRun(scenario: scenario ?? "", path: path)
+        }
+    }
+}
+
+/// A scenario that exists (built in, or recorded before) but has no complete run in the
+/// database: exit 1, with the command that records one.
+struct NoCompleteRun: Error, CustomStringConvertible {
+    let scenario: String
+    let path: String
+
+    var description: String {
+        let how = BuiltInScenarios.all.contains { $0.name == scenario }
+            ? "profctl record \(scenario) --db \(path)" : "profctl record FILE.yaml --db \(path), with its scenario file"
+        return "\(path) holds no complete \(scenario) run yet; record one with: \(how)"
     }
 }
 

@@ -43,7 +43,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
             try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric")
             let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
                                                   limit: limit, in: db)
-            guard !runs.isEmpty else { throw StoreError.noRuns(path: database.path) }
+            guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: database.path) }
             guard !series.isEmpty else {
                 throw ScenarioError.invalidOption("no metric '\(metric)'\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
             }

@@ -144,6 +144,55 @@ struct GateProcessTests {
         #expect(check.stderr.contains("is running"))
     }
 
+    @Test("checking the newest runs, a scenario whose newest run is aborted is refused, not passed on the run before it")
+    func newestAbortedRefused() throws {
+        let folder = try TemporaryFolder()
+        for _ in 0..<3 { try record(["identity", "--instances", "5"], in: folder) }
+        try sqlite("UPDATE runs SET status = 'aborted', error = 'killed' WHERE started_at = (SELECT max(started_at) FROM runs)", in: folder)
+        for arguments in [["check", "--baseline", "previous"], ["check", "--baseline", "previous", "--scenario", "identity"]] {
+            let check = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(check.status == 13, "\(arguments): \(check.stdout)\(check.stderr)")
+            #expect(check.stderr.contains("the newest identity run, identity run"), "\(arguments)")
+            #expect(check.stderr.contains("is aborted (killed)"), "\(arguments)")
+        }
+        // Named on purpose, the complete run before it is still checked.
+        let runs = try runIDs(in: folder)
+        let named = try ProfctlProcess.run(["check", "--run", runs[1].id, "--baseline", runs[0].id], in: folder.url)
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+    }
+
+    @Test("a scenario without a baseline does not hide another scenario's regression behind exit 5")
+    func missingBaselineHidesNothing() throws {
+        let folder = try TemporaryFolder()
+        try record(["image-cache"], in: folder)
+        #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
+        try record(["image-cache", "--set", "icon_side=48"], in: folder)
+        try record(["identity", "--instances", "5"], in: folder)  // new here: main has no identity run
+        let check = try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url)
+        #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("image-cache run") && check.stdout.contains("regression"))
+        #expect(check.stderr.contains("not checked, baseline not found: label 'main' has no identity run"))
+        // With nothing worse elsewhere, the missing baseline decides: exit 5, the others still shown.
+        try record(["image-cache"], in: folder)
+        let clean = try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url)
+        #expect(clean.status == 5, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("image-cache run") && clean.stdout.contains(": PASS"))
+    }
+
+    @Test("--scenario naming a scenario without a complete run says which, not that the database has no runs")
+    func scenarioWithoutRuns() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        for arguments in [["check", "--baseline", "previous", "--scenario", "image-cache"], ["report", "--scenario", "image-cache"],
+                          ["export", "--scenario", "image-cache", "-o", "trace.json"],
+                          ["trend", "--scenario", "image-cache", "--metric", "hits"]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("holds no complete image-cache run yet; record one with: profctl record image-cache"),
+                    "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("a pure improvement passes: saved_bytes going down with every byte figure is context, not a regression")
     func improvementNeverFails() throws {
         let folder = try TemporaryFolder()
