@@ -76,6 +76,10 @@ struct Check: ParsableCommand, Exemplified {
         if baseline == nil && budget == nil {
             throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both")
         }
+        // "=2%" would otherwise read as a tolerance for every metric: the name was forgotten.
+        for text in tolerance where text.hasPrefix("=") {
+            throw ValidationError("--tolerance \(text): a metric name goes before '=' (metric=amount), or leave '=' out for every metric")
+        }
         for text in tolerance where Tolerance.parse(text) == nil {
             throw ValidationError("--tolerance \(text): expected an amount (64), a percentage (2%), or metric=amount")
         }
@@ -109,6 +113,7 @@ struct Check: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let request = try request()
+            try Self.requireUsable(budgets: request.budgets, file: budget)
             try CheckNames.validate(budgets: request.budgets, in: db)
             try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), in: db)
             let runs = try selection.runs(in: db)
@@ -119,6 +124,7 @@ struct Check: ParsableCommand, Exemplified {
             var unchecked: [CheckError] = []
             for run in runs {
                 do {
+                    if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
                     results.append(try Checker.check(run, request, in: db))
                 } catch let error as CheckError {
                     guard case .baselineNotFound = error, runs.count > 1 else { throw error }
@@ -149,6 +155,45 @@ struct Check: ParsableCommand, Exemplified {
         case _ where baselineMissing: throw ExitCode(ExitCodes.baselineNotFound)
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
+        }
+    }
+
+    /// A baseline given by run id or `latest` can name the run being checked (it would
+    /// pass whatever it holds) or a run of another scenario (nothing would match): both
+    /// are usage mistakes, exit 64. Labels, previous and median:N pick runs of the run's
+    /// own scenario by themselves (a label on the run checked is left alone: a merged
+    /// history can hold a labelled scenario that this build did not record).
+    static func requireComparable(_ run: RunInfo, baseline spec: String, in db: SQLiteConnection) throws {
+        if spec == "previous" || spec.hasPrefix("median:") { return }
+        if try Baselines.exists(spec, in: db) { return }
+        let checked = "\(run.scenario) run \(run.runID.prefix(8))"
+        for baseline in try BaselineResolver.resolve(spec, for: run, in: db) {
+            let problem: String
+            if baseline.runID == run.runID {
+                problem = "resolves to \(checked), the run being checked: a run cannot be its own baseline; "
+                    + "use previous, a label, or an earlier run's id"
+            } else if baseline.scenario != run.scenario {
+                problem = "resolves to \(baseline.scenario) run \(baseline.runID.prefix(8)), but the run checked is \(checked): "
+                    + "a baseline is a run of the same scenario (previous, a label, or a \(run.scenario) run's id)"
+            } else {
+                continue
+            }
+            Console.error("--baseline \(spec) \(problem)")
+            throw ExitCode(ExitCodes.usage)
+        }
+    }
+
+    /// A budgets file that gates nothing, or a budget no value can keep to, is a mistake in
+    /// the file (exit 64), not a pass or a certain failure.
+    static func requireUsable(budgets: [Budget], file: String?) throws {
+        if let file, budgets.isEmpty {
+            Console.error("\(file): the budgets list is empty, so it would gate nothing; add a budget, or leave --budget out")
+            throw ExitCode(ExitCodes.usage)
+        }
+        for budget in budgets {
+            guard let min = budget.min, let max = budget.max, min > max else { continue }
+            Console.error("\(budget.origin): min \(String(format: "%g", min)) is above max \(String(format: "%g", max)): no value keeps to it")
+            throw ExitCode(ExitCodes.usage)
         }
     }
 

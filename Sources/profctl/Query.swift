@@ -35,7 +35,7 @@ struct Query: ParsableCommand, Exemplified {
     var maxRows = 10_000
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout))") }
+        guard timeout > 0 && timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout))") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1 (got \(maxRows))") }
     }
 

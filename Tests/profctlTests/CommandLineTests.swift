@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Testing
 @testable import profctl
 import Profiler
@@ -25,6 +26,8 @@ struct CommandLineTests {
         (["record", "lazy-list", "--set", "viewport=0"], "viewport must be a whole number from 1 to 10000"),
         (["record", "lazy-list", "--set", "speed=3"], "a name among: rows, viewport"),
         (["record", "identity", "--strategies", "stable-id,uuid"], "its strategies: stable-id, index-id, fresh-id"),
+        (["check", "--baseline", "previous", "--tolerance", "=2%"], "a metric name goes before '='"),
+        (["query", "SELECT 1", "--timeout", "inf"], "--timeout must be more than 0 seconds"),
         (["check", "--baseline", "previous", "--min-effect-ns", "nan"], "--min-effect-ns must be a number of at least 0"),
         (["check", "--baseline", "previous", "--min-effect", "nan"], "--min-effect must be a number of at least 0"),
     ])

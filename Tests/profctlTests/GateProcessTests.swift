@@ -179,6 +179,42 @@ struct GateProcessTests {
         #expect(clean.stdout.contains("image-cache run") && clean.stdout.contains(": PASS"))
     }
 
+    @Test("an empty budgets list, or a budget with min above max, is a mistake in the file: exit 64")
+    func budgetsThatGateNothing() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let budgets = folder.url.appendingPathComponent("budgets.yaml")
+        try "budgets: []\n".write(to: budgets, atomically: true, encoding: .utf8)
+        let empty = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+        #expect(empty.status == 64, "\(empty.stdout)\(empty.stderr)")
+        #expect(empty.stderr.contains("the budgets list is empty"))
+        try """
+            budgets:
+              - scenario: lazy-container
+                metric: bytes_per_instance
+                min: 900
+                max: 800
+            """.write(to: budgets, atomically: true, encoding: .utf8)
+        let contradictory = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
+        #expect(contradictory.status == 64, "\(contradictory.stdout)\(contradictory.stderr)")
+        #expect(contradictory.stderr.contains("budgets.yaml:2: min 900 is above max 800"))
+    }
+
+    @Test("a run id or latest as the baseline cannot be the run checked, nor a run of another scenario")
+    func baselineMustBeComparable() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--instances", "5"], in: folder)
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let runs = try runIDs(in: folder)
+        let itself = try ProfctlProcess.run(["check", "--run", runs[1].id, "--baseline", "latest"], in: folder.url)
+        #expect(itself.status == 64, "\(itself.stdout)\(itself.stderr)")
+        #expect(itself.stderr.contains("a run cannot be its own baseline"))
+        #expect(itself.stdout.isEmpty)
+        let other = try ProfctlProcess.run(["check", "--run", runs[1].id, "--baseline", runs[0].id], in: folder.url)
+        #expect(other.status == 64, "\(other.stdout)\(other.stderr)")
+        #expect(other.stderr.contains("a baseline is a run of the same scenario"))
+    }
+
     @Test("--scenario naming a scenario without a complete run says which, not that the database has no runs")
     func scenarioWithoutRuns() throws {
         let folder = try TemporaryFolder()

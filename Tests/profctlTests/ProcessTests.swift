@@ -122,6 +122,16 @@ struct ProcessTests {
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("a --timeout too large for nanoseconds is a long limit, not a crash")
+    func hugeQueryTimeout() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ProfctlProcess.run(["record", "identity", "--instances", "3", "--quiet"], in: folder.url).status == 0)
+        let result = try ProfctlProcess.run(["query", "SELECT count(*) AS n FROM runs", "--timeout", "1e20", "--format", "csv"],
+                                            in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "n\r\n1\r\n")
+    }
+
     @Test("a missing database and a file that is not one each get their own message and exit code")
     func badDatabases() throws {
         let folder = try TemporaryFolder()

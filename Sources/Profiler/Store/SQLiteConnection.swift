@@ -171,7 +171,9 @@ public final class SQLiteConnection {
             deadline = nil
             return
         }
-        let box = Deadline(nanoseconds: AllocationScope.monotonicNanoseconds() + UInt64(seconds * 1e9))
+        // At most a year, and never NaN or infinite: converting those to nanoseconds would trap.
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 365 * 86_400)
+        let box = Deadline(nanoseconds: AllocationScope.monotonicNanoseconds() + UInt64(bounded * 1e9))
         deadline = box
         // Every 10,000 virtual machine instructions: cheap, and fine-grained enough.
         sqlite3_progress_handler(handle, 10_000, { context in
