@@ -14,7 +14,7 @@ struct NestedRegionTests {
         let (outer, inner) = try twiceOnOwnThread({ () -> (Allocations, Allocations) in
             let outer = try AllocationScope.measure { () -> Measured<Void> in
                 var a: [Int]? = [Int](repeating: 7, count: 1000)
-                return try AllocationScope.measure { a = nil }
+                return try AllocationScope.measure { a = nil; _ = a }  // `_ = a`: written to free it, read so the compiler does not warn
             }
             return (outer.allocations, outer.value.allocations)
         })
@@ -122,6 +122,7 @@ struct NestedRegionTests {
                     let three = try AllocationScope.measure {
                         a = nil
                         b = nil
+                        _ = (a, b)  // written to free them, read so the compiler does not warn
                         kept = keep([UInt8](repeating: 3, count: 300))          // 332, level 3's, outlives all
                     }
                     return three.allocations
