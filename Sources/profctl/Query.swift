@@ -5,7 +5,7 @@ import ProfilerCLI
 struct Query: ParsableCommand, Exemplified {
     static let examples = [
         "profctl query 'SELECT component, strategy, bytes_per_instance FROM savings' --format csv",
-        "profctl query 'SELECT kind, count(*) FROM events GROUP BY kind'",
+        "profctl query 'SELECT kind, count(*) FROM event_log GROUP BY kind'",
     ]
 
     static let configuration = CommandConfiguration(
