@@ -30,9 +30,11 @@ final class TerminalProgress: ProgressDisplay, @unchecked Sendable {
         drawn = false
     }
 
+    /// The terminal's width; where it does not say (a pseudo-terminal without a size),
+    /// COLUMNS, else 80.
     static func terminalWidth() -> Int {
         var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 }

@@ -214,9 +214,10 @@ struct ProgressTests {
         // `script` gives the command a terminal.
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path))
+        // script's terminal has no size: COLUMNS gives the bar room for every part.
         let terminal = try ProfctlProcess.run(executable: script,
                                               ["-qec", "\(ProfctlProcess.binary.path) record lazy-container --instances 300", "/dev/null"],
-                                              environment: now, in: folder.url)
+                                              environment: now.merging(["COLUMNS": "200"]) { $1 }, in: folder.url)
         #expect(terminal.status == 0)
         #expect(terminal.stdout.contains("\rlazy-container ["), "the bar is redrawn in place")
         #expect(terminal.stdout.contains(" instances, ") && terminal.stdout.contains(" events/s, "))

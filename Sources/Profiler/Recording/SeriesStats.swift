@@ -77,8 +77,10 @@ struct SeriesKeys {
     private var indexes: [Key: Int] = [:]
     private(set) var stats: [SeriesStats] = []
     // Events come in long stretches of one or two series (create, realize, create, ...):
-    // comparing with the last two is cheaper than hashing.
+    // comparing with the last two keys is cheaper than hashing.
     private var last = -1, beforeLast = -1
+    private var lastKey = Key(repeatIndex: -1, step: -1, subject: -1, kind: -1)
+    private var beforeLastKey = Key(repeatIndex: -1, step: -1, subject: -1, kind: -1)
 
     init(db: SQLiteConnection, runKey: Int64) throws {
         self.db = db
@@ -91,23 +93,21 @@ struct SeriesKeys {
 
     /// Adds the event to its series' figures; returns the series' key.
     mutating func record(_ e: Event, seq: Int64, step: Int64, subject: Int64, duration: Int64) throws -> Int64 {
-        let kind = e.kind.code
+        let key = Key(repeatIndex: e.repeatIndex, step: step, subject: subject, kind: e.kind.code)
         let index: Int
-        if last >= 0, matches(stats[last], e.repeatIndex, step, subject, kind) {
+        if last >= 0, key == lastKey {
             index = last
-        } else if beforeLast >= 0, matches(stats[beforeLast], e.repeatIndex, step, subject, kind) {
+        } else if beforeLast >= 0, key == beforeLastKey {
             index = beforeLast
             (last, beforeLast) = (beforeLast, last)
+            (lastKey, beforeLastKey) = (beforeLastKey, lastKey)
         } else {
-            index = try lookUp(Key(repeatIndex: e.repeatIndex, step: step, subject: subject, kind: kind), seq: seq, instance: e.instance)
+            index = try lookUp(key, seq: seq, instance: e.instance)
             (last, beforeLast) = (index, last)
+            (lastKey, beforeLastKey) = (key, lastKey)
         }
         stats[index].add(e, seq: seq, duration: duration)
         return stats[index].seriesID
-    }
-
-    private func matches(_ s: SeriesStats, _ repeatIndex: Int, _ step: Int64, _ subject: Int64, _ kind: Int64) -> Bool {
-        s.kind == kind && s.subject == subject && s.step == step && s.repeatIndex == repeatIndex
     }
 
     private mutating func lookUp(_ key: Key, seq: Int64, instance: Int) throws -> Int {
