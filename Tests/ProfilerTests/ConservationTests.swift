@@ -85,9 +85,9 @@ struct ConservationTests {
         }
     }
 
-    /// Counts above this are lowered so the suite stays fast in a debug build (the bytes
-    /// each instance takes and gives back do not depend on how many there are);
-    /// .ci/run records every file at full size in release.
+    /// Counts above this are lowered so the suite stays fast in a debug build (what each
+    /// instance takes and gives back does not depend on how many there are); strategies,
+    /// repeats and every other parameter are the file's.
     static let largestCount = 200
 
     @Test("every (component, strategy) gives back what it took, apart from what its scenario declares it keeps",
