@@ -31,6 +31,14 @@ public enum ExitCodes {
     /// `check`, `baseline set`: the run named (or its baseline) is aborted or still running,
     /// so its figures are not a result.
     public static let runNotComplete: Int32 = 13
+    /// The PostgreSQL store cannot be reached (server down, wrong host or port, connection lost).
+    public static let storeUnreachable: Int32 = 20
+    /// The PostgreSQL store refused the user or password.
+    public static let storeAuthenticationFailed: Int32 = 21
+    /// The PostgreSQL database holds another application's tables; it was left untouched.
+    public static let notAProfctlStore: Int32 = 22
+    /// The PostgreSQL store refused a write (disk full, permissions, ...); the run was rolled back.
+    public static let storeRefused: Int32 = 23
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
