@@ -31,7 +31,7 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
         case .checksumMismatch(let store, let version, let name):
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):
-            "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). The run being written was rolled back; nothing of it is visible."
+            "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
         case .noStoreNamed:
             "no PostgreSQL store named: pass --to postgres://USER@HOST/DB, or set PROFCTL_STORE (or libpq's PGHOST/PGDATABASE variables)"
         }

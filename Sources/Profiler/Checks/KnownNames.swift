@@ -45,13 +45,13 @@ public struct ScenarioNames: Sendable, Equatable {
 
     /// Every scenario a name may refer to: the built-in ones and those with stored runs
     /// (scenario files, users' own executables), sorted.
-    public static func knownScenarios(in db: SQLiteConnection) throws -> [String] {
+    public static func knownScenarios(in db: any SQLRowSource) throws -> [String] {
         let stored = try db.rows("SELECT DISTINCT scenario FROM runs").compactMap { $0.first?.string }
         return Set(BuiltInScenarios.all.map(\.name)).union(stored).sorted()
     }
 
     /// Throws UnknownNameError unless `scenario` is built in or has stored runs.
-    public static func requireScenario(_ scenario: String, origin: String, in db: SQLiteConnection) throws {
+    public static func requireScenario(_ scenario: String, origin: String, in db: any SQLRowSource) throws {
         let known = try knownScenarios(in: db)
         guard known.contains(scenario) else {
             throw UnknownNameError(kind: "scenario", name: scenario, origin: origin, known: known)
