@@ -111,4 +111,26 @@ struct PostgresReadingTests {
         #expect(capped.stderr.contains("truncated"), "\(capped.stderr)")
         #expect(try server.connect().scalar("SELECT count(*) FROM runs")?.int64 == 12)
     }
+
+    @Test("check --baseline median:5 and previous gate the same on --store as on --db")
+    func checkAgrees() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let folder = try TemporaryFolder()
+        for _ in 0..<6 {
+            try PostgresPushTests.record(["lazy-container", "image-cache", "--instances", "5"], into: "local.sqlite", in: folder)
+        }
+        #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
+        for arguments in [["check", "--baseline", "median:5", "--format", "json"],
+                          ["check", "--baseline", "previous", "--tolerance", "0", "--format", "json"],
+                          ["check", "--baseline", "previous", "--scenario", "image-cache"]] {
+            let fromFile = try ProfctlProcess.run(arguments + ["--db", "local.sqlite"], in: folder.url)
+            let fromStore = try ProfctlProcess.run(arguments + ["--store", server.url], in: folder.url)
+            #expect(!fromFile.stdout.isEmpty, "\(fromFile.stderr)")
+            #expect(fromFile.status == fromStore.status, "\(arguments): \(fromStore.stderr)")
+            #expect(fromFile.stdout == fromStore.stdout, "\(arguments)")
+        }
+        // A baseline name the store lacks: the same exit code as for a file.
+        let missing = try ProfctlProcess.run(["check", "--baseline", "no-such-label", "--store", server.url], in: folder.url)
+        #expect(missing.status == 5, "\(missing.stderr)")
+    }
 }

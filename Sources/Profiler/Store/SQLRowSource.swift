@@ -17,6 +17,11 @@ extension SQLRowSource {
     public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try table(sql, values).rows
     }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+        try table(sql, values).rows.first?.first
+    }
 }
 
 extension SQLiteConnection: SQLRowSource {
