@@ -113,4 +113,26 @@ struct PostgresFaultTests {
         #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
         #expect(try PostgresPushTests.count("runs", in: store) == 1)
     }
+
+    @Test("the connection dies mid-run (the server goes away): exit 20, the run rolled back whole")
+    func connectionLostMidRun() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let (folder, before) = try Self.recorded()
+        let store = try server.connect()
+        try PostgresMigrator().migrate(store)
+        // The pusher's own backend is terminated while it copies events, as when the
+        // server is stopped or the network drops mid-push.
+        try store.execute("""
+            CREATE FUNCTION vanish() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW; END $$;
+            CREATE TRIGGER vanish BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION vanish();
+            """)
+        let result = try PostgresPushTests.push("local.sqlite", to: server.url, in: folder)
+        #expect(result.status == 20, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot reach the PostgreSQL store"), "\(result.stderr)")
+        for table in PostgresPushTests.tables {
+            #expect(try PostgresPushTests.count(table, in: store) == 0, "\(table) half-written")
+        }
+        #expect(try Self.localUnchanged(folder, before))
+    }
 }

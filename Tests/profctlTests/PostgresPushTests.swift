@@ -56,6 +56,12 @@ struct PostgresPushTests {
         let sum = "SELECT sum(requested_bytes * (seq + 1)) FROM event_log WHERE kind = 'create' AND component <> 'x'"
         #expect(try store.scalar(sum)?.int64 == Self.localCount(sum, local))
         #expect(try Data(contentsOf: local) == before, "push must not change the local file")
+
+        // events has no foreign keys (bulk speed); deleting a run still deletes its events.
+        let runKey = try #require(try store.scalar("SELECT min(run_key) FROM runs")?.int64)
+        #expect(try store.scalar("SELECT count(*) FROM events WHERE run_key = $1", [.integer(runKey)])?.int64 ?? 0 > 0)
+        try store.execute("DELETE FROM runs WHERE run_key = \(runKey)")
+        #expect(try store.scalar("SELECT count(*) FROM events WHERE run_key = $1", [.integer(runKey)])?.int64 == 0)
     }
 
     @Test("four pushers at once, sharing a run, into a new store: every run lands once")
