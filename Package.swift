@@ -30,6 +30,24 @@ let package = Package(
             dependencies: ["CSQLite", "CAllocationHooks", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedMigrationsPlugin"]
         ),
+        // The system libpq (libpq-dev), for the PostgreSQL shared store; see docs/fleet.md for why libpq.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The PostgreSQL shared store (push, and reading commands with --store): apart from
+        // Profiler, so users' own executables built on Profiler do not need libpq.
+        .target(
+            name: "ProfilerPostgres",
+            dependencies: ["Profiler", "CLibPQ"],
+            plugins: ["EmbedPostgresMigrationsPlugin"]
+        ),
+        .plugin(
+            name: "EmbedPostgresMigrationsPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrations"]
+        ),
         .target(
             name: "ProfilerCLI",
             dependencies: [
@@ -42,6 +60,7 @@ let package = Package(
             dependencies: [
                 "Profiler",
                 "ProfilerCLI",
+                "ProfilerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +93,7 @@ let package = Package(
                 "profctl",
                 "Profiler",
                 "ProfilerCLI",
+                "ProfilerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

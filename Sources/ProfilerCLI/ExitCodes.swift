@@ -34,6 +34,14 @@ public enum ExitCodes {
     /// The file is a SQLite database of another application (its tables or its
     /// application id are not profctl's); it is left untouched.
     public static let foreignDatabase: Int32 = 14
+    /// The PostgreSQL store cannot be reached (server down, wrong host or port, connection lost).
+    public static let storeUnreachable: Int32 = 20
+    /// The PostgreSQL store refused the user or password.
+    public static let storeAuthenticationFailed: Int32 = 21
+    /// The PostgreSQL database holds another application's tables; it was left untouched.
+    public static let notAProfctlStore: Int32 = 22
+    /// The PostgreSQL store refused a write (disk full, permissions, ...); the run was rolled back.
+    public static let storeRefused: Int32 = 23
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 

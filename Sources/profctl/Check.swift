@@ -11,6 +11,7 @@ struct Check: ParsableCommand, Exemplified {
         "profctl check --baseline main --format markdown >> $GITHUB_STEP_SUMMARY",
         "profctl check --baseline median:5 --tolerance 1% --tolerance allocations_per_instance=0",
         "profctl check --budget budgets.yaml --format junit > profctl-junit.xml",
+        "profctl check --baseline median:5 --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -39,6 +40,8 @@ struct Check: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var store: StoreOptions
 
     @OptionGroup var selection: RunSelection
 
@@ -110,8 +113,8 @@ struct Check: ParsableCommand, Exemplified {
     func run() throws {
         var outcome = CheckResult.Outcome.pass
         var baselineMissing = false
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let request = try request()
             try Self.requireUsable(budgets: request.budgets, file: budget)
             try CheckNames.validate(budgets: request.budgets, in: db)

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Profiler
 import ProfilerCLI
+import ProfilerPostgres
 
 struct Query: ParsableCommand, Exemplified {
     static let examples = [
         "profctl query 'SELECT component, strategy, bytes_per_instance FROM savings' --format csv",
         "profctl query 'SELECT kind, count(*) FROM event_log GROUP BY kind'",
+        "profctl query --store postgres://ci@db.example/profctl 'SELECT count(*) FROM runs'",
     ]
 
     static let configuration = CommandConfiguration(
@@ -16,11 +18,14 @@ struct Query: ParsableCommand, Exemplified {
             a second statement after the first. A statement \
             still running after --timeout seconds is stopped (exit 1); at most --max-rows \
             rows are printed, with a note on stderr when more were left out. The views are \
-            documented in docs/schema.md.
+            documented in docs/schema.md. With --store, the statement runs on the PostgreSQL \
+            store in a read-only transaction with the same timeout and row cap.
             """
     )
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var store: StoreOptions
 
     @Argument(help: "One SQL statement.")
     var sql: String
@@ -40,9 +45,13 @@ struct Query: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
-            let result = try ReadOnlyQuery.run(sql, on: db, limits: QueryLimits(seconds: timeout, maxRows: maxRows))
+        try reportingStoreErrors {
+            let limits = QueryLimits(seconds: timeout, maxRows: maxRows)
+            let result = if let url = store.url {
+                try PostgresReadOnlyQuery.run(sql, on: PostgresStore.openForReading(url), limits: limits)
+            } else {
+                try ReadOnlyQuery.run(sql, on: ProfileStore.openForReading(path: database.path), limits: limits)
+            }
             Console.output(format.renderer.render(result.table))
             if result.truncated {
                 Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")

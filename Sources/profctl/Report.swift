@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Profiler
 import ProfilerCLI
+import ProfilerPostgres
 
 struct Report: ParsableCommand, Exemplified {
     static let examples = [
@@ -10,6 +11,7 @@ struct Report: ParsableCommand, Exemplified {
         "profctl report --format html -o report.html",
         "profctl report --run 2d0aa0d3 --format csv",
         "profctl report --format markdown --bytes usable >> $GITHUB_STEP_SUMMARY",
+        "profctl report --store postgres://ci@db.example/profctl --scenario image-cache",
     ]
 
     static let configuration = CommandConfiguration(
@@ -26,6 +28,8 @@ struct Report: ParsableCommand, Exemplified {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var store: StoreOptions
+
     @OptionGroup var selection: RunSelection
 
     @Option(help: "table, markdown, csv, json or html (tables and charts in one self-contained page).")
@@ -38,8 +42,8 @@ struct Report: ParsableCommand, Exemplified {
     var bytes = ByteMeasure.requested
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let runs = try selection.runs(in: db)
             noteIncomplete(runs)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }

@@ -11,7 +11,7 @@ struct RunSelection: ParsableArguments {
     @Option(help: "Only this scenario's newest run (with --run latest, the same).")
     var scenario: String?
 
-    func runs(in db: SQLiteConnection) throws -> [RunInfo] {
+    func runs(in db: any SQLRowSource) throws -> [RunInfo] {
         if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
         do {
             return try RunReport.runs(reference: runReference, scenario: scenario, in: db)

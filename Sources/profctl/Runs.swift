@@ -1,11 +1,13 @@
 import ArgumentParser
 import Profiler
 import ProfilerCLI
+import ProfilerPostgres
 
 struct Runs: ParsableCommand, Exemplified {
     static let examples = [
         "profctl runs",
         "profctl runs --limit 5 --format json",
+        "profctl runs --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -13,6 +15,8 @@ struct Runs: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var store: StoreOptions
 
     // Unconditional: `--limit -1` reaches validate() and its message, instead of being
     // taken for an option.
@@ -27,8 +31,8 @@ struct Runs: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let runs = try RunQueries.list(db, limit: limit)
             let table = ResultTable(
                 columns: ["run_id", "scenario", "status", "started_at", "build", "git_commit", "parameters"],

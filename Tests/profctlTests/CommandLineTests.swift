@@ -57,7 +57,7 @@ struct CommandLineTests {
     }
 
     @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate",
-                                                                    "check", "baseline", "compare", "trend", "merge", "export"])
+                                                                    "check", "baseline", "compare", "trend", "merge", "export", "push"])
     func helpEndsWithExample(command: String) throws {
         let arguments = command.isEmpty ? ["--help"] : [command, "--help"]
         do {

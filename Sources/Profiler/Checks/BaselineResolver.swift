@@ -38,7 +38,7 @@ public enum BaselineResolver {
         return nil
     }
 
-    public static func resolve(_ spec: String, for run: RunInfo, in db: SQLiteConnection) throws -> [RunInfo] {
+    public static func resolve(_ spec: String, for run: RunInfo, in db: any SQLRowSource) throws -> [RunInfo] {
         if spec == "previous" {
             let rows = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
@@ -53,7 +53,7 @@ public enum BaselineResolver {
             let rows = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND scenario = ?1 AND started_at < ?2 AND run_id <> ?3
-                  AND (branch IS ?4)
+                  AND branch IS NOT DISTINCT FROM CAST(?4 AS TEXT)
                 ORDER BY started_at DESC LIMIT ?5
                 """, [.text(run.scenario), .text(run.startedAt), .text(run.runID), SQLValue(run.branch), .init(count)])
             guard !rows.isEmpty else {

@@ -14,7 +14,7 @@ public struct CheckRequest: Sendable {
 
 /// Runs one check: finds the baseline, refuses unlike environments, compares.
 public enum Checker {
-    public static func check(_ run: RunInfo, _ request: CheckRequest, in db: SQLiteConnection) throws -> CheckResult {
+    public static func check(_ run: RunInfo, _ request: CheckRequest, in db: any SQLRowSource) throws -> CheckResult {
         try requireComplete(run, as: "the run to check")
         let baselines = try request.baseline.map { try BaselineResolver.resolve($0, for: run, in: db) } ?? []
         for baseline in baselines { try requireComplete(baseline, as: "the baseline") }

@@ -45,13 +45,13 @@ public struct ScenarioNames: Sendable, Equatable {
 
     /// Every scenario a name may refer to: the built-in ones and those with stored runs
     /// (scenario files, users' own executables), sorted.
-    public static func knownScenarios(in db: SQLiteConnection) throws -> [String] {
+    public static func knownScenarios(in db: any SQLRowSource) throws -> [String] {
         let stored = try db.rows("SELECT DISTINCT scenario FROM runs").compactMap { $0.first?.string }
         return Set(BuiltInScenarios.all.map(\.name)).union(stored).sorted()
     }
 
     /// Throws UnknownNameError unless `scenario` is built in or has stored runs.
-    public static func requireScenario(_ scenario: String, origin: String, in db: SQLiteConnection) throws {
+    public static func requireScenario(_ scenario: String, origin: String, in db: any SQLRowSource) throws {
         let known = try knownScenarios(in: db)
         guard known.contains(scenario) else {
             throw UnknownNameError(kind: "scenario", name: scenario, origin: origin, known: known)
@@ -59,7 +59,7 @@ public struct ScenarioNames: Sendable, Equatable {
     }
 
     /// The names of one scenario (which must be known).
-    public static func load(_ scenario: String, in db: SQLiteConnection) throws -> ScenarioNames {
+    public static func load(_ scenario: String, in db: any SQLRowSource) throws -> ScenarioNames {
         let builtIn = BuiltInScenarios.all.first { $0.name == scenario }
         let runs = try db.rows("SELECT run_key, report, json_extract(parameters, '$.kind') FROM runs WHERE scenario = ?",
                                [.text(scenario)])
@@ -79,7 +79,7 @@ public struct ScenarioNames: Sendable, Equatable {
         let components = Set(stored.compactMap { $0[0].string }.filter { !$0.isEmpty })
         var primary: Set<String> = [MetricCatalog.allocationsPerInstance], derived: Set<String> = []
         for report in reports {
-            for column in try db.prepare("SELECT * FROM \(report.view) LIMIT 0").columnNames {
+            for column in try db.table("SELECT * FROM \(report.view) LIMIT 0", []).columns {
                 guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column), !RunReport.runColumns.contains(column),
                       !["component", "strategy", "baseline_strategy"].contains(column) else { continue }
                 if role == .primary { primary.insert(column) } else { derived.insert(column) }
@@ -115,7 +115,7 @@ public struct ScenarioNames: Sendable, Equatable {
 /// Checks every name a `check` invocation typed, before anything is compared.
 public enum CheckNames {
     /// Each budget's scenario, and its metric, component and strategy within that scenario.
-    public static func validate(budgets: [Budget], in db: SQLiteConnection) throws {
+    public static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
         var cache: [String: ScenarioNames] = [:]
         for budget in budgets {
             try ScenarioNames.requireScenario(budget.scenario, origin: budget.origin, in: db)
@@ -126,7 +126,7 @@ public enum CheckNames {
     }
 
     /// A `--tolerance metric=…` must name a gated metric of some known scenario.
-    public static func validate(toleranceMetrics: [String], in db: SQLiteConnection) throws {
+    public static func validate(toleranceMetrics: [String], in db: any SQLRowSource) throws {
         guard !toleranceMetrics.isEmpty else { return }
         let all = try ScenarioNames.knownScenarios(in: db).map { try ScenarioNames.load($0, in: db) }
         // Tolerances apply to exact metrics; latencies are decided by the statistical test.

@@ -43,11 +43,11 @@ public enum MetricCatalog {
     /// Latency metric names look like `create_ns@build`: an event kind, `_ns@`, a step.
     public static let latencyMarker = "_ns@"
 
-    public static func metrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
+    public static func metrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         try reportMetrics(of: run, in: db) + allocationMetrics(of: run, in: db) + latencyMetrics(of: run, in: db)
     }
 
-    static func reportMetrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
+    static func reportMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         let report = try RunReport.load(run, measure: .requested, from: db)
         let columns = report.table.columns
         var metrics: [Metric] = []
@@ -65,7 +65,7 @@ public enum MetricCatalog {
     }
 
     /// Allocations per instance, from the rollups: a count, exact.
-    static func allocationMetrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
+    static func allocationMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         try db.rows("""
             SELECT x.component, x.strategy, CAST(x.allocations AS REAL) / (x.instances * x.repeats)
             FROM rollups x JOIN runs r ON r.run_key = x.run_key WHERE r.run_id = ?
@@ -80,7 +80,7 @@ public enum MetricCatalog {
     /// realize events; the metric's value is the median of those medians. Read from the
     /// rollups (latency_rollups per repeat, or step_rollups for a single repeat), never
     /// from the events.
-    static func latencyMetrics(of run: RunInfo, in db: SQLiteConnection) throws -> [Metric] {
+    static func latencyMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         var rows = try db.rows("""
             SELECT x.repeat, st.name, x.component, x.strategy, x.kind, x.duration_ns_median
             FROM latency_rollups x JOIN runs r ON r.run_key = x.run_key

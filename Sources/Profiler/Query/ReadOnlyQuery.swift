@@ -17,6 +17,11 @@ public struct QueryLimits: Sendable, Equatable {
 public struct QueryResult: Sendable, Equatable {
     public let table: ResultTable
     public let truncated: Bool
+
+    public init(table: ResultTable, truncated: Bool) {
+        self.table = table
+        self.truncated = truncated
+    }
 }
 
 /// Runs analysts' SQL against a database opened read-only. A statement that would

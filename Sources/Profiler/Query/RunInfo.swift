@@ -75,13 +75,13 @@ public struct RunInfo: Sendable, Equatable, Codable {
 
 /// Finding runs: all of them, or one by id, id prefix or `latest`.
 public enum RunQueries {
-    public static func list(_ db: SQLiteConnection, limit: Int = 50) throws -> [RunInfo] {
+    public static func list(_ db: any SQLRowSource, limit: Int = 50) throws -> [RunInfo] {
         try db.rows("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)])
             .map(RunInfo.init(row:))
     }
 
     /// The newest complete run of every scenario, in the order scenarios were first recorded.
-    public static func latestPerScenario(_ db: SQLiteConnection) throws -> [RunInfo] {
+    public static func latestPerScenario(_ db: any SQLRowSource) throws -> [RunInfo] {
         try db.rows("""
             SELECT \(RunInfo.columns) FROM runs r
             WHERE status = 'complete' AND started_at = (
@@ -92,20 +92,20 @@ public enum RunQueries {
 
     /// `latest` is the newest complete run (of `scenario`, when given); anything else
     /// is a run id or an unambiguous prefix of one.
-    public static func resolve(_ reference: String, scenario: String? = nil, in db: SQLiteConnection) throws -> RunInfo {
+    public static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if reference == "latest" {
             let rows = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
-                WHERE status = 'complete' AND (?1 IS NULL OR scenario = ?1)
+                WHERE status = 'complete' AND (CAST(?1 AS TEXT) IS NULL OR scenario = ?1)
                 ORDER BY started_at DESC, run_id DESC LIMIT 1
                 """, [SQLValue(scenario)])
-            guard let row = rows.first else { throw StoreError.noRuns(path: db.path) }
+            guard let row = rows.first else { throw StoreError.noRuns(path: db.storeName) }
             return RunInfo(row: row)
         }
         let rows = try db.rows("SELECT \(RunInfo.columns) FROM runs WHERE run_id LIKE ? || '%' ESCAPE '\\' LIMIT 2",
                                [.text(escapeLike(reference.lowercased()))])
         guard rows.count == 1, let row = rows.first, !reference.isEmpty else {
-            throw StoreError.runNotFound(path: db.path, run: reference)
+            throw StoreError.runNotFound(path: db.storeName, run: reference)
         }
         return RunInfo(row: row)
     }

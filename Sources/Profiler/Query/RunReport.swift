@@ -9,14 +9,14 @@ public struct RunReport: Sendable {
     /// Columns every report view has that the run itself already says.
     static let runColumns: Set<String> = ["run_id", "scenario", "bytes_measure"]
 
-    public static func load(_ run: RunInfo, measure: ByteMeasure, from db: SQLiteConnection) throws -> RunReport {
+    public static func load(_ run: RunInfo, measure: ByteMeasure, from db: any SQLRowSource) throws -> RunReport {
         let kind = ReportKind(rawValue: run.report) ?? .savings
         let savings = kind == .savings
         let sql = "SELECT * FROM \(kind.view) WHERE run_id = ?" + (savings ? " AND bytes_measure = ?" : "")
         let values: [SQLValue] = savings ? [.text(run.runID), .text(measure.rawValue)] : [.text(run.runID)]
-        let statement = try db.prepare(sql)
-        let keep = statement.columnNames.enumerated().filter { !runColumns.contains($0.element) }
-        let rows = try statement.rows(values).map { row in keep.map { row[$0.offset] } }
+        let result = try db.table(sql, values)
+        let keep = result.columns.enumerated().filter { !runColumns.contains($0.element) }
+        let rows = result.rows.map { row in keep.map { row[$0.offset] } }
         let table = neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows))
         return RunReport(run: run, kind: kind, measure: savings ? measure : nil, table: table)
     }
@@ -38,17 +38,17 @@ public struct RunReport: Sendable {
 
     /// The runs a report covers: one by id (or `latest`), the newest of one scenario, or
     /// by default the newest complete run of every scenario recorded.
-    public static func runs(reference: String?, scenario: String?, in db: SQLiteConnection) throws -> [RunInfo] {
+    public static func runs(reference: String?, scenario: String?, in db: any SQLRowSource) throws -> [RunInfo] {
         if let reference {
             let run = try RunQueries.resolve(reference, scenario: scenario, in: db)
             if let scenario, run.scenario != scenario {
-                throw StoreError.runNotFound(path: db.path, run: "\(reference) of scenario \(scenario)")
+                throw StoreError.runNotFound(path: db.storeName, run: "\(reference) of scenario \(scenario)")
             }
             return [run]
         }
         if let scenario { return [try RunQueries.resolve("latest", scenario: scenario, in: db)] }
         let runs = try RunQueries.latestPerScenario(db)
-        guard !runs.isEmpty else { throw StoreError.noRuns(path: db.path) }
+        guard !runs.isEmpty else { throw StoreError.noRuns(path: db.storeName) }
         return runs
     }
 }

@@ -24,7 +24,7 @@ public enum Baselines {
     }
 
     /// The run a label names for a scenario.
-    public static func run(named name: String, scenario: String, in db: SQLiteConnection) throws -> RunInfo? {
+    public static func run(named name: String, scenario: String, in db: any SQLRowSource) throws -> RunInfo? {
         let columns = RunInfo.columns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         return try db.rows("""
             SELECT \(columns.joined(separator: ", "))
@@ -32,7 +32,7 @@ public enum Baselines {
             """, [.text(name), .text(scenario)]).first.map(RunInfo.init(row:))
     }
 
-    public static func exists(_ name: String, in db: SQLiteConnection) throws -> Bool {
+    public static func exists(_ name: String, in db: any SQLRowSource) throws -> Bool {
         try db.scalar("SELECT count(*) FROM baselines WHERE name = ?", [.text(name)])?.int64 ?? 0 > 0
     }
 }

@@ -1,0 +1,35 @@
+/// A connection that runs one SQL statement with bound values and returns its rows as
+/// `SQLValue`s: the seam between the query layer and a store, so the same readers work
+/// on a local SQLite file and on the team's PostgreSQL store (ProfilerPostgres).
+///
+/// SQL given to it is written portably: `?` or `?N` placeholders, the views and columns
+/// of docs/schema.md, and functions both stores have (the PostgreSQL schema defines
+/// `json_extract` and a double-precision `round` with SQLite's meaning).
+public protocol SQLRowSource: AnyObject {
+    /// The columns and rows of one statement.
+    func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable
+    /// What to call the store in messages: a file path, or a URL without its password.
+    var storeName: String { get }
+}
+
+extension SQLRowSource {
+    /// The rows of one statement.
+    public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try table(sql, values).rows
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+        try table(sql, values).rows.first?.first
+    }
+}
+
+extension SQLiteConnection: SQLRowSource {
+    public func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
+        let statement = try prepare(sql)
+        let rows = try statement.rows(values)
+        return ResultTable(columns: statement.columnNames, rows: rows)
+    }
+
+    public var storeName: String { path }
+}

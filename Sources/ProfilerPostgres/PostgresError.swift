@@ -1,0 +1,39 @@
+import Profiler
+
+/// Why the PostgreSQL store cannot be used or written, each with the fix in its message.
+/// `store` is the connection target with any password removed.
+public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// No server answered (down, wrong host or port, or the connection broke mid-way).
+    case unreachable(store: String, message: String)
+    /// The server answered and refused the user or password.
+    case authenticationFailed(store: String, message: String)
+    /// The database holds tables of another application: profctl leaves it alone.
+    case notAProfctlStore(store: String, tables: [String])
+    /// The store's schema is newer than this profctl.
+    case schemaNewer(store: String, found: Int, known: Int)
+    /// An applied migration differs from the one compiled into this profctl.
+    case checksumMismatch(store: String, version: Int, name: String)
+    /// The server refused a statement (disk full, permissions, a constraint, ...).
+    case server(store: String, sqlState: String, message: String)
+    /// No store was named: neither --to/--store, PROFCTL_STORE nor a PG* variable.
+    case noStoreNamed
+
+    public var description: String {
+        switch self {
+        case .unreachable(let store, let message):
+            "cannot reach the PostgreSQL store \(store): \(message). Is the server running and the host and port right? Nothing was written."
+        case .authenticationFailed(let store, let message):
+            "the PostgreSQL store \(store) refused the login: \(message). Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). Nothing was written."
+        case .notAProfctlStore(let store, let tables):
+            "\(store) holds tables of another application (\(tables.prefix(5).joined(separator: ", "))) and no profctl schema; it was left untouched. Point --store at an empty database or one profctl created."
+        case .schemaNewer(let store, let found, let known):
+            "\(store) has profctl schema version \(found), newer than this profctl understands (\(known)); use a newer profctl. Nothing was written."
+        case .checksumMismatch(let store, let version, let name):
+            "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
+        case .server(let store, let sqlState, let message):
+            "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
+        case .noStoreNamed:
+            "no PostgreSQL store named: pass --to postgres://USER@HOST/DB, or set PROFCTL_STORE (or libpq's PGHOST/PGDATABASE variables)"
+        }
+    }
+}

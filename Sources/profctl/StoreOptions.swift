@@ -1,0 +1,23 @@
+import ArgumentParser
+import Profiler
+import ProfilerCLI
+import ProfilerPostgres
+
+/// --store, for the reading commands that can read the team's PostgreSQL store instead
+/// of the local --db file.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "Read the PostgreSQL store at this postgres:// URL (or libpq key=value string) instead of --db.",
+        valueName: "url"))
+    var url: String?
+
+    /// The store to read: the PostgreSQL one when --store is given, else the --db file.
+    func open(_ database: DatabaseOptions) throws -> any SQLRowSource {
+        if let url { return try PostgresStore.openForReading(url) }
+        return try ProfileStore.openForReading(path: database.path)
+    }
+
+    func validate() throws {
+        if let url, url.isEmpty { throw ValidationError("--store needs a postgres:// URL") }
+    }
+}
