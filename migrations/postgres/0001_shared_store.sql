@@ -261,7 +261,7 @@ GROUP BY m.run_key, m.strategy, st.name;
 CREATE VIEW savings_report AS
 SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance, baseline_strategy,
        saved_bytes, savings_pct,
-       CASE WHEN strategy = 'lazy' THEN savings_pct END AS break_even_pct
+       CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct
 FROM savings_by_measure
 ORDER BY started_at, run_id, ordinal;
 
@@ -368,7 +368,8 @@ SELECT t.run_id, t.strategy,
        t.page_bytes,
        e.page_bytes - t.page_bytes AS saved_bytes,
        round(100.0 * CAST(e.page_bytes - t.page_bytes AS DOUBLE PRECISION) / NULLIF(e.page_bytes, 0), 2) AS savings_pct,
-       CASE WHEN t.strategy = 'lazy' THEN round(100.0 * (1 - CAST(t.created_bytes AS DOUBLE PRECISION) / e.page_bytes), 2) END AS break_even_pct,
+       CASE WHEN t.strategy = 'lazy' AND t.created_bytes < e.page_bytes
+            THEN round(100.0 * (1 - CAST(t.created_bytes AS DOUBLE PRECISION) / e.page_bytes), 2) END AS break_even_pct,
        CASE WHEN t.strategy = 'lazy' THEN round(100.0 *
            (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened')
            / (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels'), 2) END AS realized_pct
