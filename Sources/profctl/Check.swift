@@ -108,8 +108,7 @@ struct Check: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        var outcome = CheckResult.Outcome.pass
-        var baselineMissing = false
+        var outcome = CheckOverall.pass
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             let request = try request()
@@ -121,38 +120,36 @@ struct Check: ParsableCommand, Exemplified {
             // A scenario without a baseline (new in this branch) must not stop the others
             // from being checked: its regressions would go unseen behind exit 5.
             var results: [CheckResult] = []
-            var unchecked: [CheckError] = []
+            var unchecked: [UncheckedScenario] = []
+            var firstMissingBaseline: CheckError?
             for run in runs {
                 do {
                     if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
                     results.append(try Checker.check(run, request, in: db))
                 } catch let error as CheckError {
                     guard case .baselineNotFound = error, runs.count > 1 else { throw error }
-                    unchecked.append(error)
+                    firstMissingBaseline = firstMissingBaseline ?? error
+                    unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBaseline, note: "\(error)", fails: false))
                 }
             }
-            if results.isEmpty, let first = unchecked.first { throw first }
-            Console.output(CheckOutput.render(results, format: format))
-            for error in unchecked {
-                Console.message("profctl: not checked, \(error); the other scenarios were")
-            }
-            var outcomes = Set(results.map(\.outcome))
+            if results.isEmpty, let first = firstMissingBaseline { throw first }
             // Checking every scenario: a budget for a scenario with no complete run checks nothing.
             if selection.runReference == nil && selection.scenario == nil {
                 let checked = Set(runs.map(\.scenario))
                 for budget in request.budgets where !checked.contains(budget.scenario) {
-                    Console.message("profctl: budget at \(budget.origin): no complete \(budget.scenario) run to check"
-                                    + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing"))
-                    if !allowMissing { outcomes.insert(.missing) }
+                    let note = "budget at \(budget.origin): no complete \(budget.scenario) run to check"
+                        + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing")
+                    unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
                 }
             }
-            outcome = [.regression, .missing, .improvement].first(where: outcomes.contains) ?? .pass
-            baselineMissing = !unchecked.isEmpty
+            Console.output(CheckOutput.render(results, unchecked: unchecked, format: format))
+            for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
+            outcome = CheckOverall(results, unchecked: unchecked)
         }
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
         case .missing: throw ExitCode(ExitCodes.missingMetrics)
-        case _ where baselineMissing: throw ExitCode(ExitCodes.baselineNotFound)
+        case .notChecked: throw ExitCode(ExitCodes.baselineNotFound)
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
         }
