@@ -161,4 +161,23 @@ struct InputProcessTests {
         }
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("profile.sqlite")) == before)
     }
+
+    @Test("baseline set and rm leave an empty file untouched (exit 10) and create no database (exit 1, as report)")
+    func baselineNeedsADatabase() throws {
+        let folder = try TemporaryFolder()
+        let empty = folder.url.appendingPathComponent("y.sqlite")
+        try Data().write(to: empty)
+        for arguments in [["baseline", "set", "main", "--db", "y.sqlite"], ["baseline", "rm", "main", "--db", "y.sqlite"]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 10, "\(arguments): \(result.stderr)")
+            #expect(try Data(contentsOf: empty).isEmpty, "\(arguments)")
+            #expect(try files(folder.url, "y.sqlite") == ["y.sqlite"], "\(arguments)")
+        }
+        let report = try ProfctlProcess.run(["report"], in: folder.url)
+        for arguments in [["baseline", "rm", "main"], ["baseline", "set", "main"]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == report.status && result.status != 0, "\(arguments): \(result.stderr)")
+            #expect(try files(folder.url, "profile.sqlite").isEmpty, "\(arguments)")
+        }
+    }
 }
