@@ -29,7 +29,7 @@ struct Check: ParsableCommand, Exemplified {
             metric of the baseline, or one a budget names, that the run lacks is `missing` \
             and fails unless --allow-missing. Aborted and running runs are refused.
 
-            Exit codes: 0 pass, 1 error, 2 regression (or over budget), 4 improvement only \
+            Exit codes: 0 pass, 1 error, 2 regression (or outside a budget: over-budget, under-budget), 4 improvement only \
             (with --fail-on-improvement; otherwise 0), 5 baseline not found (for one of \
             several scenarios: named on stderr, the others still checked, and nothing else \
             failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
@@ -73,6 +73,7 @@ struct Check: ParsableCommand, Exemplified {
     var format = CheckFormat.table
 
     func validate() throws {
+        if baseline?.isEmpty == true { throw ValidationError("--baseline is empty; give RUN_ID, LABEL, previous or median:N") }
         if baseline == nil && budget == nil {
             throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both")
         }
