@@ -133,6 +133,26 @@ struct GateProcessTests {
         #expect(try check("junit", ["--allow-missing"]).stdout.contains("name=\"no-run\"><skipped"))
     }
 
+    @Test("a baseline recorded with other parameters is named in every format; the verdicts and exit code stay")
+    func parameterDifferencesNamed() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--set", "items=5"], in: folder)
+        try record(["identity", "--set", "items=60"], in: folder)
+        let note = "parameters differ from the baseline: items 5 in "
+        let table = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(table.status == 2, "\(table.stdout)\(table.stderr)")
+        #expect(table.stdout.contains(note) && table.stdout.contains(" vs 60"), "\(table.stdout)")
+        for format in ["markdown", "json", "junit", "github"] {
+            let result = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", format], in: folder.url)
+            #expect(result.status == 2, "\(format)")
+            #expect(result.stdout.contains(note), "\(format): \(result.stdout)")
+        }
+        // The same parameters: no note.
+        try record(["identity", "--set", "items=60"], in: folder)
+        let same = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(same.status == 0 && !same.stdout.contains("parameters differ"), "\(same.stdout)")
+    }
+
     @Test("an aborted run, checked or as the baseline, is refused with exit 13 naming its status")
     func abortedRefused() throws {
         let folder = try TemporaryFolder()

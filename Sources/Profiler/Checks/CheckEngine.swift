@@ -80,12 +80,16 @@ public struct CheckResult: Sendable {
     public let run: RunInfo
     public let baselines: [RunInfo]
     public let verdicts: [Verdict]
+    /// What the reader should know that changes no verdict: parameters in which the
+    /// baseline differs from the run (`--set items=60` against `items=5`).
+    public let notes: [String]
 
     /// The verdicts of `run` against `baselines` (empty for a budgets-only check).
-    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict]) {
+    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict], notes: [String] = []) {
         self.run = run
         self.baselines = baselines
         self.verdicts = verdicts
+        self.notes = notes
     }
 
     /// Regression wins over missing, missing over improvement.

@@ -59,6 +59,7 @@ public enum CheckOutput {
             let notable = result.notable
             var undecided = result.verdicts.contains { $0.status == .inconclusive }
                 ? "latencies: too few repeats to test; record with --repeat 5 or more to gate them\n" : ""
+            for note in result.notes { undecided += "note: \(note)\n" }
             if result.verdicts.contains(where: { $0.status == .missing && $0.fails }) {
                 undecided += "missing metrics fail the check: record what the baseline or budget has, or pass --allow-missing\n"
             }
@@ -99,6 +100,9 @@ public enum CheckOutput {
                 }
                 out += "</testcase>\n"
             }
+            if !result.notes.isEmpty {
+                out += "    <system-out>\(xml(result.notes.map { "note: " + $0 }.joined(separator: "\n")))</system-out>\n"
+            }
             out += "  </testsuite>\n"
         }
         // A scenario not checked is a test case too: failing when it fails the check, else skipped.
@@ -123,6 +127,9 @@ public enum CheckOutput {
                 let level = v.fails ? "error" : ([.improvement, .context].contains(v.status) ? "notice" : "warning")
                 let message = describe(v).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
                 lines.append("::\(level) title=profctl check \(result.run.scenario)::\(message)")
+            }
+            for note in result.notes {
+                lines.append("::warning title=profctl check \(result.run.scenario)::\(note.replacingOccurrences(of: "%", with: "%25"))")
             }
             lines.append("::notice title=profctl check::\(title(result))")
         }
@@ -152,7 +159,8 @@ public enum CheckOutput {
             return """
                 {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
                 "baselines": [\(result.baselines.map { JSONText.string($0.runID) }.joined(separator: ", "))], \
-                "outcome": \(JSONText.string(result.outcome.rawValue)),
+                "outcome": \(JSONText.string(result.outcome.rawValue)), \
+                "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))],
                 "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
                 """
         }
