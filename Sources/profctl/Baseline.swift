@@ -31,7 +31,7 @@ struct Baseline: ParsableCommand, Exemplified {
 
         func run() throws {
             try reportingErrors {
-                let db = try ProfileStore.openForWriting(path: database.path)
+                let db = try ProfileStore.openExistingForWriting(path: database.path)
                 let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
                 for run in runs { try Checker.requireComplete(run, as: "the run to label") }
                 try db.transaction { for run in runs { try Baselines.set(name, run: run, in: db) } }
@@ -64,7 +64,7 @@ struct Baseline: ParsableCommand, Exemplified {
 
         func run() throws {
             try reportingErrors {
-                let db = try ProfileStore.openForWriting(path: database.path)
+                let db = try ProfileStore.openExistingForWriting(path: database.path)
                 let removed = try Baselines.remove(name, in: db)
                 guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)' (profctl baseline list)") }
                 Console.message("removed \(name) from \(removed) run(s)")

@@ -30,7 +30,7 @@ struct Check: ParsableCommand, Exemplified {
             metric of the baseline, or one a budget names, that the run lacks is `missing` \
             and fails unless --allow-missing. Aborted and running runs are refused.
 
-            Exit codes: 0 pass, 1 error, 2 regression (or over budget), 4 improvement only \
+            Exit codes: 0 pass, 1 error, 2 regression (or outside a budget: over-budget, under-budget), 4 improvement only \
             (with --fail-on-improvement; otherwise 0), 5 baseline not found (for one of \
             several scenarios: named on stderr, the others still checked, and nothing else \
             failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
@@ -76,6 +76,7 @@ struct Check: ParsableCommand, Exemplified {
     var format = CheckFormat.table
 
     func validate() throws {
+        if baseline?.isEmpty == true { throw ValidationError("--baseline is empty; give RUN_ID, LABEL, previous or median:N") }
         if baseline == nil && budget == nil {
             throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both")
         }
@@ -111,8 +112,7 @@ struct Check: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        var outcome = CheckResult.Outcome.pass
-        var baselineMissing = false
+        var outcome = CheckOverall.pass
         try reportingStoreErrors {
             let db = try store.open(database)
             let request = try request()
@@ -124,38 +124,36 @@ struct Check: ParsableCommand, Exemplified {
             // A scenario without a baseline (new in this branch) must not stop the others
             // from being checked: its regressions would go unseen behind exit 5.
             var results: [CheckResult] = []
-            var unchecked: [CheckError] = []
+            var unchecked: [UncheckedScenario] = []
+            var firstMissingBaseline: CheckError?
             for run in runs {
                 do {
                     if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
                     results.append(try Checker.check(run, request, in: db))
                 } catch let error as CheckError {
                     guard case .baselineNotFound = error, runs.count > 1 else { throw error }
-                    unchecked.append(error)
+                    firstMissingBaseline = firstMissingBaseline ?? error
+                    unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBaseline, note: "\(error)", fails: false))
                 }
             }
-            if results.isEmpty, let first = unchecked.first { throw first }
-            Console.output(CheckOutput.render(results, format: format))
-            for error in unchecked {
-                Console.message("profctl: not checked, \(error); the other scenarios were")
-            }
-            var outcomes = Set(results.map(\.outcome))
+            if results.isEmpty, let first = firstMissingBaseline { throw first }
             // Checking every scenario: a budget for a scenario with no complete run checks nothing.
             if selection.runReference == nil && selection.scenario == nil {
                 let checked = Set(runs.map(\.scenario))
                 for budget in request.budgets where !checked.contains(budget.scenario) {
-                    Console.message("profctl: budget at \(budget.origin): no complete \(budget.scenario) run to check"
-                                    + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing"))
-                    if !allowMissing { outcomes.insert(.missing) }
+                    let note = "budget at \(budget.origin): no complete \(budget.scenario) run to check"
+                        + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing")
+                    unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
                 }
             }
-            outcome = [.regression, .missing, .improvement].first(where: outcomes.contains) ?? .pass
-            baselineMissing = !unchecked.isEmpty
+            Console.output(CheckOutput.render(results, unchecked: unchecked, format: format))
+            for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
+            outcome = CheckOverall(results, unchecked: unchecked)
         }
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
         case .missing: throw ExitCode(ExitCodes.missingMetrics)
-        case _ where baselineMissing: throw ExitCode(ExitCodes.baselineNotFound)
+        case .notChecked: throw ExitCode(ExitCodes.baselineNotFound)
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
         }
@@ -166,7 +164,7 @@ struct Check: ParsableCommand, Exemplified {
     /// are usage mistakes, exit 64. Labels, previous and median:N pick runs of the run's
     /// own scenario by themselves (a label on the run checked is left alone: a merged
     /// history can hold a labelled scenario that this build did not record).
-    static func requireComparable(_ run: RunInfo, baseline spec: String, in db: SQLiteConnection) throws {
+    static func requireComparable(_ run: RunInfo, baseline spec: String, in db: any SQLRowSource) throws {
         if spec == "previous" || spec.hasPrefix("median:") { return }
         if try Baselines.exists(spec, in: db) { return }
         let checked = "\(run.scenario) run \(run.runID.prefix(8))"
@@ -203,7 +201,7 @@ struct Check: ParsableCommand, Exemplified {
     /// Checking the newest runs (no --run): a scenario whose newest run is aborted or still
     /// running failed its last recording, so checking the complete run before it would
     /// pass what was never measured. Refused like an aborted run named with --run.
-    static func requireNewestComplete(scenario: String?, in db: SQLiteConnection) throws {
+    static func requireNewestComplete(scenario: String?, in db: any SQLRowSource) throws {
         var seen = Set<String>()
         for run in try RunQueries.list(db, limit: Int.max) where scenario == nil || run.scenario == scenario {
             guard seen.insert(run.scenario).inserted else { continue }

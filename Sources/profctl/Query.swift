@@ -40,6 +40,9 @@ struct Query: ParsableCommand, Exemplified {
     var maxRows = 10_000
 
     func validate() throws {
+        if sql.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+            throw ValidationError("the SQL statement is empty; give one, for example: profctl query 'SELECT * FROM runs'")
+        }
         guard timeout > 0 && timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout))") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1 (got \(maxRows))") }
     }

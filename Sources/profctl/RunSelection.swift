@@ -11,6 +11,11 @@ struct RunSelection: ParsableArguments {
     @Option(help: "Only this scenario's newest run (with --run latest, the same).")
     var scenario: String?
 
+    func validate() throws {
+        if runReference?.isEmpty == true { throw ValidationError("--run is empty; give a run id (profctl runs), or latest") }
+        if scenario?.isEmpty == true { throw ValidationError("--scenario is empty; give a scenario name (profctl scenarios)") }
+    }
+
     func runs(in db: any SQLRowSource) throws -> [RunInfo] {
         if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
         do {

@@ -108,6 +108,11 @@ struct CheckEngineTests {
                                        baselines: [], budgets: budgets)
         #expect(over.map(\.status) == [.overBudget, .pass])
         #expect(over.first?.note.contains("b.yaml:2") == true)
+        // Below a min is under the budget, not over it, and fails the same way.
+        let low = CheckEngine.compare(current: [Metric(key: key("hit_ratio"), value: 0.4, polarity: .largerIsBetter)],
+                                      baselines: [], budgets: [budgets[1]])
+        #expect(low.map(\.status) == [.underBudget])
+        #expect(low.first?.status.rawValue == "under-budget" && low.first?.fails == true)
         // A budget that matches no metric of the run checks nothing: it is missing, and fails.
         let unmatched = CheckEngine.compare(current: [ratio], baselines: [], budgets: budgets)
         #expect(unmatched.map(\.status) == [.pass, .missing])

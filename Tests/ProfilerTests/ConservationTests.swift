@@ -107,6 +107,15 @@ struct ConservationTests {
         let db = try ProfileStore.openForReading(path: temp.path)
         let balances = try Self.balances(run: summary.runID, in: db)
         #expect(!balances.isEmpty)
+        // An instance number names one element: built at most once. Otherwise two elements
+        // share a balance, and a leak could hide in a one-time cost of "the first instance".
+        let reused = try db.rows("""
+            SELECT component, strategy, repeat, instance, count(*) FROM event_log
+            WHERE run_id = ? AND kind = 'create' GROUP BY component, strategy, repeat, instance HAVING count(*) > 1 LIMIT 5
+            """, [.text(summary.runID)])
+        for row in reused {
+            Issue.record("\(subject): \(row[0].string ?? "") \(row[1].string ?? "") repeat \(row[2].int64 ?? -1): instance \(row[3].int64 ?? -1) created \(row[4].int64 ?? 0) times")
+        }
         for balance in balances {
             if let problem = Self.violation(balance, declared: scenario.keptOnPurpose) {
                 Issue.record("\(subject): \(problem)")

@@ -126,6 +126,25 @@ struct IdentityStoreTests {
             #expect(release.allocations == 0 && release.frees > 0)
         }
     }
+
+    @Test("an element keeps its instance number for life: a head insertion gets a new number, a release uses its element's")
+    func instanceNumbersFollowTheElement() throws {
+        let events = try onOwnThread { () throws -> [Event] in
+            let sink = CollectingSink()
+            let probe = Probe(sink: sink, component: "row", strategy: "test")
+            let store = IdentityStore<Int, FeedRow>()
+            try store.update([1, 2, 3], probe: probe, make: { id, _ in FeedRow(item: id) }, configure: { _, _ in })
+            // A head insertion (position 0) and the second element's release.
+            try store.update([4, 1, 3], probe: probe, make: { id, _ in FeedRow(item: id) }, configure: { _, _ in })
+            try store.removeAll(probe: probe)
+            return sink.events
+        }
+        let creates = events.filter { $0.kind == .create }.map(\.instance)
+        let releases = events.filter { $0.kind == .release }.map(\.instance)
+        #expect(creates == [0, 1, 2, 3])
+        // Element 2 (instance 1) goes first; removeAll releases in the order elements were built.
+        #expect(releases == [1, 0, 2, 3])
+    }
 }
 
 @Suite("Layout template")

@@ -100,6 +100,59 @@ struct GateProcessTests {
         #expect(try ProfctlProcess.run(["check", "--budget", budgets.path, "--scenario", "lazy-container"], in: folder.url).status == 0)
     }
 
+    @Test("a budget whose scenario has no complete run fails in every format, as the exit code does")
+    func runlessBudgetInEveryFormat() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let budgets = folder.url.appendingPathComponent("b.yaml")
+        try "budgets: [{scenario: image-cache, metric: hit_ratio, min: 0.8}]".write(to: budgets, atomically: true, encoding: .utf8)
+        func check(_ format: String, _ extra: [String] = []) throws -> ProfctlProcess.Result {
+            try ProfctlProcess.run(["check", "--budget", budgets.path, "--format", format] + extra, in: folder.url)
+        }
+        let junit = try check("junit")
+        #expect(junit.status == 12, "\(junit.stdout)\(junit.stderr)")
+        #expect(junit.stdout.contains("<testcase classname=\"image-cache\" name=\"no-run\"><failure"), "\(junit.stdout)")
+        #expect(junit.stdout.contains("failures=\"1\""))
+        let json = try check("json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["outcome"] as? String == "missing", "\(json.stdout)")
+        let unchecked = try #require(object["unchecked"] as? [[String: Any]])
+        #expect(unchecked.first?["scenario"] as? String == "image-cache" && unchecked.first?["fails"] as? Bool == true)
+        for format in ["table", "markdown"] {
+            let text = try check(format)
+            #expect(text.stdout.contains("not checked") && text.stdout.contains("image-cache"), "\(format): \(text.stdout)")
+            #expect(text.stdout.contains("overall: MISSING") && !text.stdout.contains("overall: PASS"), "\(format): \(text.stdout)")
+        }
+        #expect(try check("github").stdout.contains("::error title=profctl check image-cache::"))
+        // Allowed: exit 0, and every format says pass, still naming what was not checked.
+        let allowed = try check("json", ["--allow-missing"])
+        #expect(allowed.status == 0)
+        let allowedObject = try #require(try JSONSerialization.jsonObject(with: Data(allowed.stdout.utf8)) as? [String: Any])
+        #expect(allowedObject["outcome"] as? String == "pass")
+        #expect((allowedObject["unchecked"] as? [[String: Any]])?.first?["fails"] as? Bool == false)
+        #expect(try check("junit", ["--allow-missing"]).stdout.contains("name=\"no-run\"><skipped"))
+    }
+
+    @Test("a baseline recorded with other parameters is named in every format; the verdicts and exit code stay")
+    func parameterDifferencesNamed() throws {
+        let folder = try TemporaryFolder()
+        try record(["identity", "--set", "items=5"], in: folder)
+        try record(["identity", "--set", "items=60"], in: folder)
+        let note = "parameters differ from the baseline: items 5 in "
+        let table = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(table.status == 2, "\(table.stdout)\(table.stderr)")
+        #expect(table.stdout.contains(note) && table.stdout.contains(" vs 60"), "\(table.stdout)")
+        for format in ["markdown", "json", "junit", "github"] {
+            let result = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", format], in: folder.url)
+            #expect(result.status == 2, "\(format)")
+            #expect(result.stdout.contains(note), "\(format): \(result.stdout)")
+        }
+        // The same parameters: no note.
+        try record(["identity", "--set", "items=60"], in: folder)
+        let same = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(same.status == 0 && !same.stdout.contains("parameters differ"), "\(same.stdout)")
+    }
+
     @Test("an aborted run, checked or as the baseline, is refused with exit 13 naming its status")
     func abortedRefused() throws {
         let folder = try TemporaryFolder()
@@ -177,6 +230,9 @@ struct GateProcessTests {
         let clean = try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url)
         #expect(clean.status == 5, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("image-cache run") && clean.stdout.contains(": PASS"))
+        let json = try ProfctlProcess.run(["check", "--baseline", "main", "--format", "json"], in: folder.url)
+        #expect(json.status == 5 && json.stdout.contains("\"outcome\": \"not-checked\""), "\(json.stdout)")
+        #expect(json.stdout.contains("\"reason\": \"no-baseline\""))
     }
 
     @Test("an empty budgets list, or a budget with min above max, is a mistake in the file: exit 64")

@@ -161,4 +161,63 @@ struct InputProcessTests {
         }
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("profile.sqlite")) == before)
     }
+
+    @Test("baseline set and rm leave an empty file untouched (exit 10) and create no database (exit 1, as report)")
+    func baselineNeedsADatabase() throws {
+        let folder = try TemporaryFolder()
+        let empty = folder.url.appendingPathComponent("y.sqlite")
+        try Data().write(to: empty)
+        for arguments in [["baseline", "set", "main", "--db", "y.sqlite"], ["baseline", "rm", "main", "--db", "y.sqlite"]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 10, "\(arguments): \(result.stderr)")
+            #expect(try Data(contentsOf: empty).isEmpty, "\(arguments)")
+            #expect(try files(folder.url, "y.sqlite") == ["y.sqlite"], "\(arguments)")
+        }
+        let report = try ProfctlProcess.run(["report"], in: folder.url)
+        for arguments in [["baseline", "rm", "main"], ["baseline", "set", "main"]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == report.status && result.status != 0, "\(arguments): \(result.stderr)")
+            #expect(try files(folder.url, "profile.sqlite").isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test("small inputs: an empty query, --run, --scenario or --baseline exit 64; a missing file has no position; +2 and reserved names refused")
+    func smallInputs() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet"], in: folder.url).status == 0)
+        for arguments in [["query", ""], ["query", " ; "], ["report", "--run", ""], ["report", "--scenario", ""],
+                          ["check", "--baseline", ""], ["check", "--baseline", "previous", "--run", ""]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("empty"), "\(arguments): \(result.stderr)")
+        }
+        let missing = try ProfctlProcess.run(["record", "nowhere.yaml"], in: folder.url)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("nowhere.yaml: cannot read the scenario file: no such file") && !missing.stderr.contains(":0:0"),
+                "\(missing.stderr)")
+        let plus = folder.url.appendingPathComponent("plus.yaml")
+        try "scenario: lazy-list\nrepeats: +2\n".write(to: plus, atomically: true, encoding: .utf8)
+        let signed = try ProfctlProcess.run(["record", plus.path, "--quiet"], in: folder.url)
+        #expect(signed.status == 64 && signed.stderr.contains("plus.yaml:2:10:") && signed.stderr.contains("no + sign"), "\(signed.stderr)")
+        for name in ["latest", "previous", "median"] {
+            let file = folder.url.appendingPathComponent("\(name).yaml")
+            try "scenario: lazy-list\nname: \(name)\n".write(to: file, atomically: true, encoding: .utf8)
+            let result = try ProfctlProcess.run(["record", file.path, "--quiet"], in: folder.url)
+            #expect(result.status == 64 && result.stderr.contains("is reserved"), "\(name): \(result.stderr)")
+        }
+    }
+
+    @Test("a SQLite file with a user_version and no tables is another application's (14), not a newer schema (8)")
+    func userVersionWithoutTables() throws {
+        let folder = try TemporaryFolder()
+        let other = folder.url.appendingPathComponent("other.sqlite")
+        _ = try sqlite3(other, "PRAGMA user_version = 5")
+        let before = try Data(contentsOf: other)
+        for arguments in [["report", "--db", other.path], ["record", "lazy-container", "--instances", "3", "--quiet", "--db", other.path]] {
+            let result = try ProfctlProcess.run(arguments, in: folder.url)
+            #expect(result.status == 14, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("user_version is 5"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: other) == before)
+    }
 }

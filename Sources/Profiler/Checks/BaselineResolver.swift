@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a check cannot compare.
 public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
     case baselineNotFound(String)
@@ -81,5 +83,29 @@ public enum BaselineResolver {
             }
         }
         return Array(Set(differences)).sorted()
+    }
+
+    /// The parameters (items, repeats, strategies, ...) in which the baselines were
+    /// recorded differently from the run, as "items 5 in 1a2b3c4d vs 60". A note for the
+    /// reader: other parameters explain a change in the figures, they do not gate.
+    public static func parameterDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+        let now = parameterTexts(run.parameters)
+        var differences: [String] = []
+        for baseline in baselines {
+            let before = parameterTexts(baseline.parameters)
+            for name in Set(now.keys).union(before.keys).sorted() where now[name] != before[name] {
+                differences.append("\(name) \(before[name] ?? "(not set)") in \(baseline.runID.prefix(8)) vs \(now[name] ?? "(not set)")")
+            }
+        }
+        return Array(Set(differences)).sorted()
+    }
+
+    /// A run's parameters (a JSON object) as text per name; none when it cannot be read.
+    static func parameterTexts(_ json: String) -> [String: String] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
+        return object.mapValues { value in
+            if let list = value as? [Any] { return list.map { "\($0)" }.joined(separator: ",") }
+            return "\(value)"
+        }
     }
 }

@@ -25,8 +25,10 @@ public struct Verdict: Sendable, Equatable {
         case missing
         /// A latency the repeats cannot decide about.
         case inconclusive
-        /// Outside an absolute budget.
+        /// Above a budget's `max`.
         case overBudget = "over-budget"
+        /// Below a budget's `min` (a hit ratio too low, say).
+        case underBudget = "under-budget"
         /// A derived figure (MetricRole.derived), shown next to the measurements it comes
         /// from but not gated against the baseline.
         case context
@@ -53,7 +55,7 @@ public struct Verdict: Sendable, Equatable {
         self.current = current
         self.status = status
         self.note = note
-        self.fails = fails ?? [.regression, .overBudget, .missing].contains(status)
+        self.fails = fails ?? [.regression, .overBudget, .underBudget, .missing].contains(status)
     }
 
     public var change: Double? {
@@ -78,12 +80,16 @@ public struct CheckResult: Sendable {
     public let run: RunInfo
     public let baselines: [RunInfo]
     public let verdicts: [Verdict]
+    /// What the reader should know that changes no verdict: parameters in which the
+    /// baseline differs from the run (`--set items=60` against `items=5`).
+    public let notes: [String]
 
     /// The verdicts of `run` against `baselines` (empty for a budgets-only check).
-    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict]) {
+    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict], notes: [String] = []) {
         self.run = run
         self.baselines = baselines
         self.verdicts = verdicts
+        self.notes = notes
     }
 
     /// Regression wins over missing, missing over improvement.
@@ -124,8 +130,10 @@ public enum CheckEngine {
         for key in keys {
             let metric = now[key]
             if let metric, let violated = budgets.first(where: { $0.matches(key) && $0.violation(metric.value) != nil }) {
+                let above = violated.max.map { metric.value > $0 } ?? false
                 verdicts.append(Verdict(key: key, polarity: metric.polarity, baseline: before[key].map(aggregate),
-                                        current: metric.value, status: .overBudget, note: violated.violation(metric.value) ?? ""))
+                                        current: metric.value, status: above ? .overBudget : .underBudget,
+                                        note: violated.violation(metric.value) ?? ""))
                 continue
             }
             guard !baselines.isEmpty else {

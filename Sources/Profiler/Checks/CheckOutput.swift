@@ -7,14 +7,27 @@ public enum CheckFormat: String, Sendable, CaseIterable {
 
 /// Formats check results. Only formats: every figure comes from the verdicts.
 public enum CheckOutput {
-    public static func render(_ results: [CheckResult], format: CheckFormat) -> String {
+    /// The checked runs, then the scenarios that could not be checked, then (in every
+    /// format) the overall outcome the exit code follows.
+    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat) -> String {
         switch format {
-        case .table: text(results, renderer: TableRenderer(), heading: { $0 + "\n\n" })
-        case .markdown: text(results, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
-        case .junit: junit(results)
-        case .github: github(results)
-        case .json: json(results)
+        case .table: text(results, unchecked, renderer: TableRenderer(), heading: { $0 + "\n\n" })
+        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
+        case .junit: junit(results, unchecked)
+        case .github: github(results, unchecked)
+        case .json: json(results, unchecked)
         }
+    }
+
+    static func overallLine(_ results: [CheckResult], _ unchecked: [UncheckedScenario]) -> String {
+        "overall: \(CheckOverall(results, unchecked: unchecked).rawValue.uppercased())"
+            + " (\(results.count) run\(results.count == 1 ? "" : "s") checked, \(unchecked.count) scenario\(unchecked.count == 1 ? "" : "s") not checked)"
+    }
+
+    /// The scenarios not checked as rows: scenario, status, note.
+    static func uncheckedTable(_ unchecked: [UncheckedScenario]) -> ResultTable {
+        ResultTable(columns: ["scenario", "status", "note"],
+                    rows: unchecked.map { [.text($0.scenario), .text($0.status), .text($0.note)] })
     }
 
     static func title(_ result: CheckResult) -> String {
@@ -38,18 +51,25 @@ public enum CheckOutput {
                     })
     }
 
-    static func text(_ results: [CheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
-        results.map { result in
+    static func text(_ results: [CheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer,
+                     heading: (String) -> String) -> String {
+        var sections = results.map { result in
             let counts = Dictionary(grouping: result.verdicts, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
             let summary = "\(result.verdicts.count) metrics: " + (counts.isEmpty ? "none gated" : counts.joined(separator: ", "))
             let notable = result.notable
             var undecided = result.verdicts.contains { $0.status == .inconclusive }
                 ? "latencies: too few repeats to test; record with --repeat 5 or more to gate them\n" : ""
+            for note in result.notes { undecided += "note: \(note)\n" }
             if result.verdicts.contains(where: { $0.status == .missing && $0.fails }) {
                 undecided += "missing metrics fail the check: record what the baseline or budget has, or pass --allow-missing\n"
             }
             return heading(title(result)) + (notable.isEmpty ? "" : renderer.render(table(notable)) + "\n") + summary + "\n" + undecided
-        }.joined(separator: "\n")
+        }
+        if !unchecked.isEmpty {
+            sections.append(heading("not checked") + renderer.render(uncheckedTable(unchecked)))
+        }
+        sections.append(heading(overallLine(results, unchecked)))
+        return sections.joined(separator: "\n")
     }
 
     static func xml(_ text: String) -> String {
@@ -64,7 +84,7 @@ public enum CheckOutput {
     }
 
     /// JUnit XML: a test suite per checked run, a test case per gated metric.
-    static func junit(_ results: [CheckResult]) -> String {
+    static func junit(_ results: [CheckResult], _ unchecked: [UncheckedScenario]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profctl check\">\n"
         for result in results {
             let failures = result.verdicts.filter(\.fails).count
@@ -80,13 +100,27 @@ public enum CheckOutput {
                 }
                 out += "</testcase>\n"
             }
+            if !result.notes.isEmpty {
+                out += "    <system-out>\(xml(result.notes.map { "note: " + $0 }.joined(separator: "\n")))</system-out>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        // A scenario not checked is a test case too: failing when it fails the check, else skipped.
+        if !unchecked.isEmpty {
+            let failures = unchecked.filter(\.fails).count
+            out += "  <testsuite name=\"not checked\" tests=\"\(unchecked.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(unchecked.count - failures)\">\n"
+            for u in unchecked {
+                out += "    <testcase classname=\"\(xml(u.scenario))\" name=\"\(u.reason.rawValue)\">"
+                out += u.fails ? "<failure message=\"\(xml(u.note))\" type=\"\(u.status)\"/>" : "<skipped message=\"\(xml(u.note))\"/>"
+                out += "</testcase>\n"
+            }
             out += "  </testsuite>\n"
         }
         return out + "</testsuites>\n"
     }
 
     /// GitHub Actions workflow commands: errors for regressions, notices for improvements.
-    static func github(_ results: [CheckResult]) -> String {
+    static func github(_ results: [CheckResult], _ unchecked: [UncheckedScenario]) -> String {
         var lines: [String] = []
         for result in results {
             for v in result.notable {
@@ -94,12 +128,21 @@ public enum CheckOutput {
                 let message = describe(v).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
                 lines.append("::\(level) title=profctl check \(result.run.scenario)::\(message)")
             }
+            for note in result.notes {
+                lines.append("::warning title=profctl check \(result.run.scenario)::\(note.replacingOccurrences(of: "%", with: "%25"))")
+            }
             lines.append("::notice title=profctl check::\(title(result))")
         }
+        for u in unchecked {
+            let message = "\(u.scenario) not checked (\(u.status)): \(u.note)".replacingOccurrences(of: "%", with: "%25")
+            lines.append("::\(u.fails ? "error" : "warning") title=profctl check \(u.scenario)::\(message)")
+        }
+        let overall = CheckOverall(results, unchecked: unchecked)
+        lines.append("::\(overall == .pass || overall == .improvement ? "notice" : "error") title=profctl check::\(overallLine(results, unchecked))")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ results: [CheckResult]) -> String {
+    static func json(_ results: [CheckResult], _ unchecked: [UncheckedScenario]) -> String {
         let checks = results.map { result -> String in
             let verdicts = result.verdicts.map { v in
                 let fields: [(String, String)] = [
@@ -116,10 +159,17 @@ public enum CheckOutput {
             return """
                 {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
                 "baselines": [\(result.baselines.map { JSONText.string($0.runID) }.joined(separator: ", "))], \
-                "outcome": \(JSONText.string(result.outcome.rawValue)),
+                "outcome": \(JSONText.string(result.outcome.rawValue)), \
+                "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))],
                 "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
                 """
         }
-        return "{\"checks\": [\n  " + checks.joined(separator: ",\n  ") + "\n]}\n"
+        let notChecked = unchecked.map { u in
+            "{\"scenario\": \(JSONText.string(u.scenario)), \"reason\": \(JSONText.string(u.reason.rawValue)), "
+                + "\"status\": \(JSONText.string(u.status)), \"fails\": \(u.fails), \"note\": \(JSONText.string(u.note))}"
+        }
+        return "{\"outcome\": \(JSONText.string(CheckOverall(results, unchecked: unchecked).rawValue)),\n"
+            + "\"checks\": [\n  " + checks.joined(separator: ",\n  ") + "\n],\n"
+            + "\"unchecked\": [" + (notChecked.isEmpty ? "" : "\n  " + notChecked.joined(separator: ",\n  ") + "\n") + "]}\n"
     }
 }

@@ -27,7 +27,8 @@ public enum Checker {
         let verdicts = CheckEngine.compare(current: current, baselines: before, tolerances: request.tolerances,
                                            statistics: request.statistics, budgets: request.budgets,
                                            allowMissing: request.allowMissing, checkedScenario: run.scenario)
-        return CheckResult(run: run, baselines: baselines, verdicts: verdicts)
+        let notes = BaselineResolver.parameterDifferences(run, baselines).map { "parameters differ from the baseline: " + $0 }
+        return CheckResult(run: run, baselines: baselines, verdicts: verdicts, notes: notes)
     }
 
     /// An aborted or running run holds partial figures: never a result to gate on.

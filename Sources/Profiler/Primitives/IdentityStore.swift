@@ -7,6 +7,12 @@
 /// what the `identity` scenario compares.
 public final class IdentityStore<ID: Hashable, Element: AnyObject> {
     public private(set) var elements: [ID: Element] = [:]
+    /// The instance number each element got when it was built, used again by its
+    /// release: figures follow the element, not its list position (a head insertion
+    /// would otherwise reuse instance 0) nor the table's hash order.
+    private var instanceNumbers: [ID: Int] = [:]
+    /// The next instance number: one per element built over the store's life.
+    private var nextInstance = 0
 
     public init() {}
 
@@ -28,6 +34,7 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
         seen.reserveCapacity(identities.count)
         // Room for every new element up front: an element is charged only for itself.
         elements.reserveCapacity(elements.count + identities.count)
+        instanceNumbers.reserveCapacity(elements.count + identities.count)
         for (position, id) in identities.enumerated() {
             guard seen.insert(id).inserted else { continue }
             if let element = elements[id] {
@@ -35,8 +42,11 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
                 configure(element, position)
             } else {
                 let element: Element
+                let instance = nextInstance
+                nextInstance += 1
+                instanceNumbers[id] = instance
                 if let probe {
-                    element = try probe.instance(position).measure(.create) { () -> Element in
+                    element = try probe.instance(instance).measure(.create) { () -> Element in
                         let built = make(id, position)
                         elements[id] = built
                         return built
@@ -53,9 +63,9 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
         // iterating its own `keys` would copy the whole table on the first removal (the
         // iterator still shares its storage) and keep every element alive in that copy,
         // so each release would measure the copy's bytes and free nothing.
-        let vanished = elements.keys.filter { !seen.contains($0) }
-        for id in vanished {
-            try release(id, instance: changes.released, probe: probe)
+        // In the order they were built, so the events do not depend on hash order.
+        for id in builtOrder(elements.keys.filter { !seen.contains($0) }) {
+            try release(id, probe: probe)
             changes.released += 1
         }
         return changes
@@ -64,13 +74,21 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
     /// Releases every element. The table keeps its storage (a later `update` reuses it),
     /// so each release gives back exactly what its element held.
     public func removeAll(probe: Probe? = nil) throws {
-        for (index, id) in Array(elements.keys).enumerated() {
-            try release(id, instance: index, probe: probe)
+        for id in builtOrder(Array(elements.keys)) {
+            try release(id, probe: probe)
         }
     }
 
-    /// Drops one element, under measurement when there is a probe (a `release` event).
-    private func release(_ id: ID, instance: Int, probe: Probe?) throws {
+    /// Identities sorted by the instance number their element was built with.
+    private func builtOrder(_ ids: [ID]) -> [ID] {
+        ids.sorted { (instanceNumbers[$0] ?? 0) < (instanceNumbers[$1] ?? 0) }
+    }
+
+    /// Drops one element, under measurement when there is a probe (a `release` event
+    /// carrying the instance number its element was built with).
+    private func release(_ id: ID, probe: Probe?) throws {
+        // The number is removed outside the measurement: only the element's bytes count.
+        let instance = instanceNumbers.removeValue(forKey: id) ?? 0
         if let probe {
             try probe.instance(instance).measure(.release) { _ = elements.removeValue(forKey: id) }
         } else {

@@ -11,6 +11,17 @@ public enum RunNames {
             + "Choose another name, or leave `name:` out to record under the kind's own name"
     }
 
+    /// Words that pick runs by rule wherever a run or baseline is named (`--run latest`,
+    /// `--baseline previous`, `median:N`): a scenario under one of these names would read
+    /// as the rule.
+    public static let reservedWords: Set<String> = ["latest", "previous", "median"]
+
+    /// Why a scenario file cannot take `name` because it is a reserved word, or nil.
+    public static func reservedClash(_ name: String) -> String? {
+        guard reservedWords.contains(name.lowercased()) || name.lowercased().hasPrefix("median:") else { return nil }
+        return "name '\(name)' is reserved: latest, previous and median:N pick runs by rule (--run, --baseline); choose another name"
+    }
+
     /// Throws when a run name is planned for two kinds at once, or already holds stored
     /// runs of another kind in the database at `path`. Reads only; a database that does
     /// not exist yet (or is empty) holds no runs.

@@ -15,7 +15,9 @@ public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Send
         self.message = message
     }
 
-    public var description: String { "\(path):\(line):\(column): \(message)" }
+    /// `path:line:column: message`; a file that could not be read at all has no position
+    /// (line 0), and is named alone.
+    public var description: String { line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)" }
 }
 
 /// A scenario described in YAML: which built-in kind, its parameters, strategies and
@@ -107,7 +109,7 @@ public struct ScenarioFile: Sendable {
             guard name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail(node, "name '\(BoundedYAML.excerpt(name))' must be at most 64 letters, digits, '-', '_' or '.'")
             }
-            if let reason = RunNames.builtInClash(name) { throw fail(node, reason) }
+            if let reason = RunNames.builtInClash(name) ?? RunNames.reservedClash(name) { throw fail(node, reason) }
             return name
         }
 

@@ -15,8 +15,8 @@ extension Migrator {
     }
 
     /// Refuses a database that belongs to another application: a foreign application id,
-    /// or, without one, tables but no profctl bookkeeping. An empty database is profctl's
-    /// to create. Reads only.
+    /// or, without one, tables but no profctl bookkeeping, or a user_version but no tables.
+    /// An empty database is profctl's to create. Reads only.
     func checkOwnership(_ db: SQLiteConnection) throws {
         let id = try Self.applicationID(of: db)
         if id == Self.applicationID { return }
@@ -27,7 +27,15 @@ extension Migrator {
             SELECT name FROM sqlite_schema
             WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
             """).compactMap { $0.first?.string }
-        if tables.isEmpty { return }
+        if tables.isEmpty {
+            // profctl sets user_version only together with its schema: a version without
+            // any table was set by another application.
+            let userVersion = try db.scalar("PRAGMA user_version")?.int64 ?? 0
+            if userVersion != 0 {
+                throw StoreError.foreignDatabase(path: db.path, reason: "its user_version is \(userVersion) but it holds no tables, and profctl sets one only with its schema")
+            }
+            return
+        }
         // Other tools call their bookkeeping schema_migrations too: profctl's has these columns.
         let bookkeeping = try db.scalar("""
             SELECT count(*) FROM pragma_table_info('schema_migrations')

@@ -11,6 +11,14 @@ public enum ProfileStore {
         try openAndMigrate(path: path, migrator: migrator).connection
     }
 
+    /// Opens an existing database to change what it already holds (a baseline label):
+    /// a missing file is not created and an empty one is not given a schema; both are
+    /// refused as a reading command refuses them.
+    public static func openExistingForWriting(path: String) throws -> SQLiteConnection {
+        try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
+        return try openForWriting(path: path)
+    }
+
     /// Opens for writing and says which migrations this call applied.
     public static func openAndMigrate(path: String, migrator: Migrator = Migrator()) throws
         -> (connection: SQLiteConnection, applied: [Int]) {

@@ -6,7 +6,7 @@ import Yams
 /// the file's own words) is 2 all the same. Here a number is a plain, untagged decimal;
 /// anything else is refused with the reason.
 enum StrictScalars {
-    /// A whole number written as plain decimal digits, with an optional sign.
+    /// A whole number written as plain decimal digits, with an optional minus sign.
     static func integer(_ scalar: Node.Scalar) -> Int? {
         guard isPlainUntagged(scalar), isDecimal(scalar.string, fraction: false) else { return nil }
         return Int(scalar.string)
@@ -30,6 +30,7 @@ enum StrictScalars {
         if text.hasPrefix("0x") || text.hasPrefix("0o") || text.hasPrefix("0b") || text.contains("_") {
             return " (write it in plain decimal digits)"
         }
+        if text.hasPrefix("+") { return " (no + sign: write the bare number)" }
         let unsigned = text.drop(while: { $0 == "-" || $0 == "+" })
         if unsigned.first == "0", unsigned.dropFirst().first?.isASCIIDigit == true {
             return " (no leading zeros: YAML 1.1 reads 010 as octal)"
@@ -52,11 +53,11 @@ enum StrictScalars {
         scalar.tag.rawValue == Tag.Name.implicit.rawValue && (scalar.style == .plain || scalar.style == .any)
     }
 
-    /// `[-+]?digits`, then, when `fraction`, an optional `.digits` and `e[-+]?digits`.
+    /// `-?digits` (no `+`: the docs promise plain decimals), then, when `fraction`, an optional `.digits` and `e[-+]?digits`.
     /// No leading zeros before more digits (YAML 1.1 reads those as octal).
     static func isDecimal(_ text: String, fraction: Bool) -> Bool {
         var rest = Substring(text)
-        if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+        if rest.first == "-" { rest = rest.dropFirst() }
         let whole = rest.prefix(while: \.isASCIIDigit)
         rest = rest.dropFirst(whole.count)
         if whole.count > 1, whole.first == "0" { return false }
