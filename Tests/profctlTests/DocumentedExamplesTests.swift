@@ -97,11 +97,21 @@ struct DocumentedExamplesTests {
     // MARK: The prepared folder
 
     /// Runs one shell command line in `folder` with profctl on PATH.
-    static func shell(_ command: String, in folder: URL) throws -> ProfctlProcess.Result {
+    static func shell(_ command: String, in folder: URL, store: String? = nil) throws -> ProfctlProcess.Result {
         let path = ProfctlProcess.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        var environment = ["PATH": path, "GITHUB_STEP_SUMMARY": folder.appendingPathComponent("summary.md").path]
+        environment["PROFCTL_STORE"] = store
         return try ProfctlProcess.run(executable: URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", command],
-                                      environment: ["PATH": path, "GITHUB_STEP_SUMMARY": folder.appendingPathComponent("summary.md").path],
-                                      in: folder)
+                                      environment: environment, in: folder)
+    }
+
+    /// The host the documentation's PostgreSQL examples name; they run against the test
+    /// server's database instead (PostgresTestDatabase), which holds the prepared runs.
+    static let exampleStore = "postgres://ci@db.example/profctl"
+
+    /// Whether a command needs the PostgreSQL store.
+    static func needsStore(_ command: String) -> Bool {
+        command.contains("--store") || command.contains("PROFCTL_STORE") || command.contains(" push")
     }
 
     /// A folder with everything the examples name, made once per test process.
@@ -125,7 +135,7 @@ struct DocumentedExamplesTests {
             }
             let label = try shell("profctl baseline set main", in: url)
             guard label.status == 0 else { throw ExampleFailure("preparing: \(label.stderr)") }
-            for copy in ["history.sqlite", "ci-linux.sqlite", "ci-release.sqlite"] {
+            for copy in ["history.sqlite", "ci-linux.sqlite", "ci-release.sqlite", "ci.sqlite", "run.sqlite"] {
                 try FileManager.default.copyItem(at: url.appendingPathComponent("profile.sqlite"), to: url.appendingPathComponent(copy))
             }
             try FileManager.default.copyItem(at: root.appendingPathComponent("Tests/Fixtures/schema-v1.sqlite"),
@@ -134,7 +144,17 @@ struct DocumentedExamplesTests {
             try Data(DocumentedExamplesTests.budgets.utf8).write(to: url.appendingPathComponent("budgets.yaml"))
             let runs = try shell("sqlite3 profile.sqlite \"SELECT run_id FROM runs WHERE scenario = 'lazy-container' ORDER BY started_at DESC\"", in: url)
             runIDs = runs.stdout.split(separator: "\n").map(String.init)
+            // The store's examples read the same runs, pushed into a database of their own
+            // (nil, after PostgresTestDatabase's failure or warning, when there is no server).
+            store = try PostgresTestDatabase.make("the documentation's PostgreSQL examples")
+            if let store {
+                let push = try shell("profctl push --quiet --to '\(store.url)'", in: url)
+                guard push.status == 0 else { throw ExampleFailure("preparing the store: \(push.stderr)") }
+            }
         }
+
+        /// The test server's database the store examples run against.
+        let store: PostgresTestDatabase?
 
         /// A copy of the prepared folder, or an empty folder for a fresh start.
         func copy(empty: Bool) throws -> TemporaryFolder {
@@ -217,7 +237,12 @@ struct DocumentedExamplesTests {
         let prepared = try Self.prepared.get()
         let folder = try prepared.copy(empty: fresh)
         for command in Self.substitutingRunIDs(commands, prepared.runIDs) {
-            let result = try Self.shell(command, in: folder.url)
+            // Without a server the store's examples cannot run: PostgresTestDatabase.make
+            // already failed the run (CI) or warned loudly.
+            guard !Self.needsStore(command) || prepared.store != nil else { continue }
+            let store = prepared.store?.url
+            let runnable = store.map { command.replacingOccurrences(of: Self.exampleStore, with: $0) } ?? command
+            let result = try Self.shell(runnable, in: folder.url, store: store)
             #expect(result.status == 0, "\(source): `\(command)` exited \(result.status): \(result.stderr)")
         }
     }

@@ -60,7 +60,12 @@ struct PostgresReadingTests {
         let folder = try Self.recordedAndPushed(server)
         let local = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("local.sqlite").path)
         let store = try PostgresStore.openForReading(server.url)
-        let queries = try Self.exampleQueries()
+        // The store mirrors every view, but its raw `events` table keeps the layout from
+        // before SQLite's version 4 (no `event_series`; docs/fleet.md says so): the one
+        // example that reads the series is SQLite's alone until the store moves too.
+        let all = try Self.exampleQueries()
+        let queries = all.filter { !$0.contains("event_series") }
+        #expect(all.count - queries.count == 1, "examples reading event_series: only the aggregate's")
         #expect(queries.count >= 10)
         for query in queries {
             let fromFile = try ReadOnlyQuery.run(query, on: local).table
