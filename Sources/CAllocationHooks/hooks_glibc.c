@@ -135,6 +135,7 @@ typedef struct thread_state {
     uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
     uint8_t tracking; /* a region is open and the thread is not excluded */
     uint32_t published; /* 1 while its table is in published_tables */
+    uint64_t insert_limit; /* the fast insert applies while table->live is below it; 0 sends it the slow way */
     table *table;     /* &no_table when it has none */
     counters n;
     uint32_t depth;   /* open regions */
@@ -281,6 +282,7 @@ static void thread_exiting(void *value) {
         atomic_fetch_add(&threads_exited, 1);
     }
     tls.table = &no_table;
+    tls.insert_limit = 0;
     tls.tracking = 0;
     tls.depth = 0;
     tls.scope_id = 0;
@@ -303,6 +305,7 @@ static void ensure_exit_key(void) {
 static void join(void) {
     atomic_fetch_add(&threads_seen, 1);
     tls.table = &no_table;
+    tls.insert_limit = 0;
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
         if (atomic_load_explicit(&tables[i].claimed, memory_order_relaxed) == 0 &&
@@ -370,6 +373,7 @@ static void unpublish_locked(table *t) {
     atomic_fetch_and(&published_tables[index / 64], ~(1ull << (index % 64)));
     atomic_fetch_sub(&published_count, 1);
     tls.published = 0;
+    tls.insert_limit = 0;
 }
 
 static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e) {
@@ -556,6 +560,43 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
     return true;
 }
 
+/* ---- the owner's fast paths, in a region with no window ----
+ * What a thread does to its own blocks almost always: an insert into a published table
+ * with room, and the free of the block it allocated last in a probe run of one. These are
+ * leaves that save no registers; everything else goes to the general functions above. */
+
+static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
+    table *t = tls.table;
+    own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
+    /* Published and with entries now, unless mmap failed: the fast insert may take over. */
+    tls.insert_limit = tls.published && t->entries ? (t->mask + 1) / 2 : 0;
+    return p;
+}
+
+/* Tracks a block allocated on the fast path; returns it, so that malloc tail-calls here. */
+static __attribute__((noinline)) void *track_fast(void *p, size_t requested, size_t usable) {
+    tls.n.c.attributed_allocations += 1;
+    SEPARATE();
+    tls.n.c.attributed_requested += requested;
+    SEPARATE();
+    tls.n.c.attributed_usable += usable;
+    table *t = tls.table;
+    uint64_t live = t->live;
+    /* (live + 1) * 2 > capacity is make_room's business, and so is publishing. */
+    if (UNLIKELY(live >= tls.insert_limit)) return track_slow(p, requested, usable);
+    uintptr_t a = (uintptr_t)p, x;
+    entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    while ((x = es[i].address) != 0 && x != a) i = (i + 1) & mask;
+    es[i].requested = requested;
+    es[i].usable = usable;
+    es[i].tag = tls.scope_id & SCOPE_MASK;
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&es[i].address, a, __ATOMIC_RELEASE);
+    t->live = live + (x == 0);
+    return p;
+}
+
 /* Looks for p in other threads' tables; credits and marks its entry when found. The
  * freeing thread's share goes to `n` (its own counters, or the retired totals). */
 static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) {
@@ -689,15 +730,16 @@ static ALWAYS_INLINE bool fast(void) {
     return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
 }
 
-/* An allocation on the fast path. */
-static ALWAYS_INLINE void account_fast(void *p, size_t requested) {
+/* An allocation on the fast path; returns p (a tail call when it is tracked). */
+static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     size_t usable = usable_from_header(p);
     tls.n.allocations += 1;
     SEPARATE();
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) track_own(p, requested, usable, 0);
+    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    return p;
 }
 
 enum { ALLOC_MALLOC, ALLOC_CALLOC, ALLOC_ALIGNED, ALLOC_VALLOC, ALLOC_PVALLOC };
@@ -731,7 +773,7 @@ static SLOW void *allocate_general(int kind, size_t a, size_t b) {
 void *malloc(size_t size) {
     if (fast()) {
         void *p = next_malloc(size);
-        if (LIKELY(p != NULL)) account_fast(p, size);
+        if (LIKELY(p != NULL)) return account_fast(p, size);
         return p;
     }
     /* Forwarding only (the benchmark's baseline): as little as the checks above. */
@@ -739,13 +781,58 @@ void *malloc(size_t size) {
     return allocate_general(ALLOC_MALLOC, size, 0);
 }
 
-/* The fast path's free of a block that may be tracked (this thread has entries, or another
- * thread does): out of line, so free's own path saves no registers. */
-static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
+/* A free the fast path could not finish: the general search, then the allocator. */
+static SLOW void free_tracked_slow(void *p, size_t usable) {
     if (!untrack_own(p, usable) && atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
         tls.state = STATE_BUSY;
         foreign_free(p, usable, &tls.n, false);
         tls.state = STATE_READY;
+    }
+    next_free(p);
+}
+
+/* The fast path's free of a block that may be tracked (this thread has entries, or another
+ * thread does): out of line, so free's own path saves no registers. It finishes the common
+ * case itself, untrack_own's work cut down to it: the owner freeing a fresh entry that
+ * nothing follows in its probe run (no entry moves), with no window open (hot.fast). */
+static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
+    table *t = tls.table;
+    uint64_t live = t->live;
+    if (live != 0) {
+        uintptr_t a = (uintptr_t)p, x;
+        entry *es = t->entries;
+        uint64_t mask = t->mask, i = home_of(t, a);
+        while ((x = es[i].address) != a) {
+            if (x == 0) goto not_own;
+            i = (i + 1) & mask;
+        }
+        entry *e = &es[i];
+        if (LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0)) {
+            uint64_t requested = e->requested, scope = e->tag & SCOPE_MASK;
+            t->live = live - 1;
+            __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
+            /* Usually the innermost region holds it: no walk down the stack. */
+            uint32_t j = scope == tls.scope_id ? tls.depth : holding_depth(tls.stack, tls.depth, scope);
+            if (j) {
+                tls.reclaimed_requested[j] += requested;
+                SEPARATE();
+                tls.reclaimed_usable[j] += usable;
+            }
+            tls.n.c.releasable_requested += requested;
+            SEPARATE();
+            tls.n.c.releasable_usable += usable;
+            SEPARATE();
+            tls.n.c.tracked_freed_usable += usable;
+            next_free(p);
+            return;
+        }
+        free_tracked_slow(p, usable);
+        return;
+    }
+not_own:
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
+        free_tracked_slow(p, usable);
+        return;
     }
     next_free(p);
 }
