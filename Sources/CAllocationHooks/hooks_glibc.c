@@ -573,8 +573,10 @@ static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
     return p;
 }
 
-/* Tracks a block allocated on the fast path; returns it, so that malloc tail-calls here. */
-static __attribute__((noinline)) void *track_fast(void *p, size_t requested, size_t usable) {
+/* Tracks a block allocated on the fast path, inline in malloc (one frame, no call): the
+ * block's home slot is empty and the table has room (not publishing, not growing).
+ * Anything else is own_insert's, out of line. */
+static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
     tls.n.c.attributed_allocations += 1;
     SEPARATE();
     tls.n.c.attributed_requested += requested;
@@ -584,16 +586,15 @@ static __attribute__((noinline)) void *track_fast(void *p, size_t requested, siz
     uint64_t live = t->live;
     /* (live + 1) * 2 > capacity is make_room's business, and so is publishing. */
     if (UNLIKELY(live >= tls.insert_limit)) return track_slow(p, requested, usable);
-    uintptr_t a = (uintptr_t)p, x;
-    entry *es = t->entries;
-    uint64_t mask = t->mask, i = home_of(t, a);
-    while ((x = es[i].address) != 0 && x != a) i = (i + 1) & mask;
-    es[i].requested = requested;
-    es[i].usable = usable;
-    es[i].tag = tls.scope_id & SCOPE_MASK;
+    uintptr_t a = (uintptr_t)p;
+    entry *e = &t->entries[home_of(t, a)];
+    if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
+    e->requested = requested;
+    e->usable = usable;
+    e->tag = tls.scope_id & SCOPE_MASK;
     /* The address last: a reader on another thread sees a whole entry or none. */
-    __atomic_store_n(&es[i].address, a, __ATOMIC_RELEASE);
-    t->live = live + (x == 0);
+    __atomic_store_n(&e->address, a, __ATOMIC_RELEASE);
+    t->live = live + 1;
     return p;
 }
 
@@ -793,26 +794,23 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
 
 /* The fast path's free of a block that may be tracked (this thread has entries, or another
  * thread does): out of line, so free's own path saves no registers. It finishes the common
- * case itself, untrack_own's work cut down to it: the owner freeing a fresh entry that
- * nothing follows in its probe run (no entry moves), with no window open (hot.fast). */
+ * case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in its
+ * home slot that nothing follows (no entry moves), allocated in the innermost open region,
+ * with no window open (hot.fast). */
 static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
     table *t = tls.table;
     uint64_t live = t->live;
     if (live != 0) {
-        uintptr_t a = (uintptr_t)p, x;
+        uintptr_t a = (uintptr_t)p;
         entry *es = t->entries;
         uint64_t mask = t->mask, i = home_of(t, a);
-        while ((x = es[i].address) != a) {
-            if (x == 0) goto not_own;
-            i = (i + 1) & mask;
-        }
         entry *e = &es[i];
-        if (LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0)) {
-            uint64_t requested = e->requested, scope = e->tag & SCOPE_MASK;
+        if (LIKELY(e->address == a) && LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0) &&
+            LIKELY((e->tag & SCOPE_MASK) == tls.scope_id)) {
+            uint64_t requested = e->requested;
+            uint32_t j = tls.depth;
             t->live = live - 1;
             __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-            /* Usually the innermost region holds it: no walk down the stack. */
-            uint32_t j = scope == tls.scope_id ? tls.depth : holding_depth(tls.stack, tls.depth, scope);
             if (j) {
                 tls.reclaimed_requested[j] += requested;
                 SEPARATE();
@@ -829,7 +827,6 @@ static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable)
         free_tracked_slow(p, usable);
         return;
     }
-not_own:
     if (atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
         free_tracked_slow(p, usable);
         return;
