@@ -591,7 +591,7 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
     if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
     e->requested = requested;
     e->usable = usable;
-    e->tag = tls.scope_id & SCOPE_MASK;
+    e->tag = tls.scope_id; /* no window on the fast path: the scope alone, already within SCOPE_MASK */
     /* The address last: a reader on another thread sees a whole entry or none. */
     __atomic_store_n(&e->address, a, __ATOMIC_RELEASE);
     t->live = live + 1;
@@ -806,7 +806,7 @@ static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable)
         uint64_t mask = t->mask, i = home_of(t, a);
         entry *e = &es[i];
         if (LIKELY(e->address == a) && LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0) &&
-            LIKELY((e->tag & SCOPE_MASK) == tls.scope_id)) {
+            LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
             uint64_t requested = e->requested;
             uint32_t j = tls.depth;
             t->live = live - 1;
@@ -935,7 +935,9 @@ int profctl_region_begin(profctl_region *r) {
     tls.state = STATE_BUSY;
     table *t = tls.table;
     purge(t);
-    uint64_t id = atomic_fetch_add(&next_scope_id, 1);
+    /* Ids fit the entries' scope bits, so the fast paths store and compare them unmasked. */
+    uint64_t id;
+    do { id = atomic_fetch_add(&next_scope_id, 1) & SCOPE_MASK; } while (id == 0);
     uint32_t k = tls.depth + 1;
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
