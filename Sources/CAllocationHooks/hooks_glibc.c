@@ -793,11 +793,11 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
 }
 
 /* The fast path's free of a block that may be tracked (this thread has entries, or another
- * thread does): out of line, so free's own path saves no registers. It finishes the common
- * case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in its
- * home slot that nothing follows (no entry moves), allocated in the innermost open region,
- * with no window open (hot.fast). */
-static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
+ * thread does): inline in free, in scratch registers only, so free still saves none. It
+ * finishes the common case itself, untrack_own's work cut down to it: the owner freeing a
+ * fresh entry in its home slot that nothing follows (no entry moves), allocated in the
+ * innermost open region, with no window open (hot.fast). */
+static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     table *t = tls.table;
     uint64_t live = t->live;
     if (live != 0) {
