@@ -135,6 +135,7 @@ typedef struct thread_state {
     uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
     uint8_t tracking; /* a region is open and the thread is not excluded */
     uint32_t published; /* 1 while its table is in published_tables */
+    uint64_t insert_limit; /* the fast insert applies while table->live is below it; 0 sends it the slow way */
     table *table;     /* &no_table when it has none */
     counters n;
     uint32_t depth;   /* open regions */
@@ -281,6 +282,7 @@ static void thread_exiting(void *value) {
         atomic_fetch_add(&threads_exited, 1);
     }
     tls.table = &no_table;
+    tls.insert_limit = 0;
     tls.tracking = 0;
     tls.depth = 0;
     tls.scope_id = 0;
@@ -303,6 +305,7 @@ static void ensure_exit_key(void) {
 static void join(void) {
     atomic_fetch_add(&threads_seen, 1);
     tls.table = &no_table;
+    tls.insert_limit = 0;
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
         if (atomic_load_explicit(&tables[i].claimed, memory_order_relaxed) == 0 &&
@@ -370,6 +373,7 @@ static void unpublish_locked(table *t) {
     atomic_fetch_and(&published_tables[index / 64], ~(1ull << (index % 64)));
     atomic_fetch_sub(&published_count, 1);
     tls.published = 0;
+    tls.insert_limit = 0;
 }
 
 static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e) {
@@ -556,6 +560,44 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
     return true;
 }
 
+/* ---- the owner's fast paths, in a region with no window ----
+ * What a thread does to its own blocks almost always: an insert into a published table
+ * with room, and the free of the block it allocated last in a probe run of one. These are
+ * leaves that save no registers; everything else goes to the general functions above. */
+
+static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
+    table *t = tls.table;
+    own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
+    /* Published and with entries now, unless mmap failed: the fast insert may take over. */
+    tls.insert_limit = tls.published && t->entries ? (t->mask + 1) / 2 : 0;
+    return p;
+}
+
+/* Tracks a block allocated on the fast path, inline in malloc (one frame, no call): the
+ * block's home slot is empty and the table has room (not publishing, not growing).
+ * Anything else is own_insert's, out of line. */
+static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
+    tls.n.c.attributed_allocations += 1;
+    SEPARATE();
+    tls.n.c.attributed_requested += requested;
+    SEPARATE();
+    tls.n.c.attributed_usable += usable;
+    table *t = tls.table;
+    uint64_t live = t->live;
+    /* (live + 1) * 2 > capacity is make_room's business, and so is publishing. */
+    if (UNLIKELY(live >= tls.insert_limit)) return track_slow(p, requested, usable);
+    uintptr_t a = (uintptr_t)p;
+    entry *e = &t->entries[home_of(t, a)];
+    if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
+    e->requested = requested;
+    e->usable = usable;
+    e->tag = tls.scope_id; /* no window on the fast path: the scope alone, already within SCOPE_MASK */
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&e->address, a, __ATOMIC_RELEASE);
+    t->live = live + 1;
+    return p;
+}
+
 /* Looks for p in other threads' tables; credits and marks its entry when found. The
  * freeing thread's share goes to `n` (its own counters, or the retired totals). */
 static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) {
@@ -689,15 +731,16 @@ static ALWAYS_INLINE bool fast(void) {
     return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
 }
 
-/* An allocation on the fast path. */
-static ALWAYS_INLINE void account_fast(void *p, size_t requested) {
+/* An allocation on the fast path; returns p (a tail call when it is tracked). */
+static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     size_t usable = usable_from_header(p);
     tls.n.allocations += 1;
     SEPARATE();
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) track_own(p, requested, usable, 0);
+    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    return p;
 }
 
 enum { ALLOC_MALLOC, ALLOC_CALLOC, ALLOC_ALIGNED, ALLOC_VALLOC, ALLOC_PVALLOC };
@@ -731,7 +774,7 @@ static SLOW void *allocate_general(int kind, size_t a, size_t b) {
 void *malloc(size_t size) {
     if (fast()) {
         void *p = next_malloc(size);
-        if (LIKELY(p != NULL)) account_fast(p, size);
+        if (LIKELY(p != NULL)) return account_fast(p, size);
         return p;
     }
     /* Forwarding only (the benchmark's baseline): as little as the checks above. */
@@ -739,13 +782,54 @@ void *malloc(size_t size) {
     return allocate_general(ALLOC_MALLOC, size, 0);
 }
 
-/* The fast path's free of a block that may be tracked (this thread has entries, or another
- * thread does): out of line, so free's own path saves no registers. */
-static __attribute__((noinline)) void free_maybe_tracked(void *p, size_t usable) {
+/* A free the fast path could not finish: the general search, then the allocator. */
+static SLOW void free_tracked_slow(void *p, size_t usable) {
     if (!untrack_own(p, usable) && atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
         tls.state = STATE_BUSY;
         foreign_free(p, usable, &tls.n, false);
         tls.state = STATE_READY;
+    }
+    next_free(p);
+}
+
+/* The fast path's free of a block that may be tracked (this thread has entries, or another
+ * thread does): inline in free, in scratch registers only, so free still saves none. It
+ * finishes the common case itself, untrack_own's work cut down to it: the owner freeing a
+ * fresh entry in its home slot that nothing follows (no entry moves), allocated in the
+ * innermost open region, with no window open (hot.fast). */
+static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
+    table *t = tls.table;
+    uint64_t live = t->live;
+    if (live != 0) {
+        uintptr_t a = (uintptr_t)p;
+        entry *es = t->entries;
+        uint64_t mask = t->mask, i = home_of(t, a);
+        entry *e = &es[i];
+        if (LIKELY(e->address == a) && LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0) &&
+            LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
+            uint64_t requested = e->requested;
+            uint32_t j = tls.depth;
+            t->live = live - 1;
+            __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
+            if (j) {
+                tls.reclaimed_requested[j] += requested;
+                SEPARATE();
+                tls.reclaimed_usable[j] += usable;
+            }
+            tls.n.c.releasable_requested += requested;
+            SEPARATE();
+            tls.n.c.releasable_usable += usable;
+            SEPARATE();
+            tls.n.c.tracked_freed_usable += usable;
+            next_free(p);
+            return;
+        }
+        free_tracked_slow(p, usable);
+        return;
+    }
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
+        free_tracked_slow(p, usable);
+        return;
     }
     next_free(p);
 }
@@ -851,7 +935,9 @@ int profctl_region_begin(profctl_region *r) {
     tls.state = STATE_BUSY;
     table *t = tls.table;
     purge(t);
-    uint64_t id = atomic_fetch_add(&next_scope_id, 1);
+    /* Ids fit the entries' scope bits, so the fast paths store and compare them unmasked. */
+    uint64_t id;
+    do { id = atomic_fetch_add(&next_scope_id, 1) & SCOPE_MASK; } while (id == 0);
     uint32_t k = tls.depth + 1;
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
