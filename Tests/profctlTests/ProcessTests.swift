@@ -214,14 +214,16 @@ struct ProgressTests {
         // `script` gives the command a terminal.
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path))
-        // script's terminal has no size: COLUMNS gives the bar room for every part.
+        // script's terminal has no size: COLUMNS gives the bar room for every part. The bar
+        // is drawn ten times a second, so the run must last a few tenths at least: 5,000
+        // instances take about a second in a debug build.
         let terminal = try ProfctlProcess.run(executable: script,
-                                              ["-qec", "\(ProfctlProcess.binary.path) record lazy-container --instances 300", "/dev/null"],
+                                              ["-qec", "\(ProfctlProcess.binary.path) record lazy-container --instances 5000", "/dev/null"],
                                               environment: now.merging(["COLUMNS": "200"]) { $1 }, in: folder.url)
         #expect(terminal.status == 0)
         #expect(terminal.stdout.contains("\rlazy-container ["), "the bar is redrawn in place")
         #expect(terminal.stdout.contains(" instances, ") && terminal.stdout.contains(" events/s, "))
-        #expect(terminal.stdout.contains("/2,700 instances"), "3 components x 3 strategies x 300")
+        #expect(terminal.stdout.contains("/45,000 instances"), "3 components x 3 strategies x 5,000")
         #expect(terminal.stdout.contains("\r\u{1B}[Krecorded lazy-container as run "), "the bar is cleared for the summary")
         // A run shorter than the wait (a second unless told) shows no bar.
         let short = try ProfctlProcess.run(executable: script,
