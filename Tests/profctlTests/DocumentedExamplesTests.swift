@@ -125,10 +125,8 @@ struct DocumentedExamplesTests {
         init() throws {
             folder = try TemporaryFolder()
             let url = folder.url
-            // composite-cell is left out: its first cell's one-time costs vary between
-            // identical runs, and its template strategy's allocations_per_instance with them
-            // (docs/ci.md, "Not gated at all"), so an example's `check --baseline previous`
-            // on two identical recordings of it could fail.
+            // composite-cell is left out: no example needs it, and its first cell's one-time
+            // costs vary between identical runs (docs/ci.md, "Not gated at all").
             for _ in 0..<2 {
                 let record = try shell("profctl record lazy-container image-cache lazy-list identity live-room --quiet", in: url)
                 guard record.status == 0 else { throw ExampleFailure("preparing: \(record.stderr)") }

@@ -184,10 +184,13 @@ public enum CheckEngine {
 
     static func judgeExact(_ key: MetricKey, _ baseline: Double, _ metric: Metric, _ tolerance: Tolerance) -> Verdict {
         let worse = metric.polarity == .smallerIsBetter ? metric.value - baseline : baseline - metric.value
-        let allowed = tolerance.allowance(for: baseline)
+        let allowed = tolerance.allowance(for: baseline) + metric.slack
         let epsilon = 1e-9
         let status: Verdict.Status = worse > allowed + epsilon ? .regression : (worse < -(allowed + epsilon) ? .improvement : .pass)
-        let note = allowed > 0 ? "tolerance \(tolerance)" : "exact"
+        let slack = metric.slack > 0 ? "one allocation per run (±\(SQLValue.numberText((metric.slack * 10_000).rounded() / 10_000)))" : nil
+        let note = tolerance.allowance(for: baseline) > 0
+            ? "tolerance \(tolerance)" + (slack.map { " + " + $0 } ?? "")
+            : slack.map { "exact but " + $0 } ?? "exact"
         return Verdict(key: key, polarity: metric.polarity, baseline: baseline, current: metric.value, status: status, note: note)
     }
 

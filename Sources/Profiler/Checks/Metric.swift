@@ -54,13 +54,18 @@ public struct Metric: Sendable, Equatable {
     public let kind: Kind
     /// Primary figures are gated against the baseline; derived ones are shown as context.
     public let role: MetricRole
+    /// How far an exact figure may move between identical runs (0 for bytes): a change
+    /// within it is not a regression. See `MetricCatalog.allocationMetrics`.
+    public let slack: Double
 
-    public init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact, role: MetricRole = .primary) {
+    public init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact, role: MetricRole = .primary,
+                slack: Double = 0) {
         self.key = key
         self.value = value
         self.polarity = polarity
         self.kind = kind
         self.role = role
+        self.slack = slack
     }
 
     public var isLatency: Bool {
