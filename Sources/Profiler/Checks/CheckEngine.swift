@@ -187,7 +187,7 @@ public enum CheckEngine {
         let allowed = tolerance.allowance(for: baseline) + metric.slack
         let epsilon = 1e-9
         let status: Verdict.Status = worse > allowed + epsilon ? .regression : (worse < -(allowed + epsilon) ? .improvement : .pass)
-        let slack = metric.slack > 0 ? "one allocation per run (±\(SQLValue.numberText((metric.slack * 10_000).rounded() / 10_000)))" : nil
+        let slack = metric.slack > 0 ? "\(SQLValue.numberText(MetricCatalog.allocationsPerRunSlack)) allocations per run (±\(SQLValue.numberText((metric.slack * 10_000).rounded() / 10_000)))" : nil
         let note = tolerance.allowance(for: baseline) > 0
             ? "tolerance \(tolerance)" + (slack.map { " + " + $0 } ?? "")
             : slack.map { "exact but " + $0 } ?? "exact"
