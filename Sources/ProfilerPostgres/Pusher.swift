@@ -20,23 +20,6 @@ public enum Pusher {
         public var seconds = 0.0
     }
 
-    /// Per-run tables copied by column name, in dependency order (run_key is the store's own).
-    static let perRunTables: [(table: String, columns: [String])] = [
-        ("steps", ["step", "name"]),
-        ("samples", ["repeat", "strategy", "step", "live_requested_bytes", "live_usable_bytes", "peak_requested_bytes", "elapsed_ns"]),
-        ("metrics", ["repeat", "step", "strategy", "name", "value"]),
-        ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
-                     "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
-                     "released_requested_bytes", "released_usable_bytes"]),
-        ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
-                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
-        ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
-    ]
-
-    static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
-                             "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
-                             "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
-
     /// The event_log columns read, and the store's events columns they become.
     static let eventColumns = ["seq", "repeat", "step", "component", "strategy", "instance", "kind",
                                "allocations", "frees", "requested_bytes", "usable_bytes", "duration_ns", "at_us"]
@@ -54,7 +37,7 @@ public enum Pusher {
         try PostgresMigrator().migrate(store)
         var outcome = Outcome()
         let statusFilter = includeIncomplete ? "" : "WHERE status = 'complete'"
-        let columns = runColumns.joined(separator: ", ")
+        let columns = RunTables.runColumns.joined(separator: ", ")
         let runs = try local.prepare("SELECT \(columns) FROM runs \(statusFilter) ORDER BY started_at, run_id")
         let runRows = try runs.rows()
         outcome.runsLeftOut = Int(try local.scalar("SELECT count(*) FROM runs")?.int64 ?? 0) - runRows.count
@@ -90,9 +73,9 @@ public enum Pusher {
         if try store.scalar("SELECT 1 FROM runs WHERE run_id = $1", [.text(runID)]) != nil { return nil }
         let subjects = try subjectIDs(for: runID, local: local, store: store)
         return try store.transaction { () throws -> Int? in
-            let placeholders = (1...runColumns.count).map { "$\($0)" }.joined(separator: ", ")
+            let placeholders = (1...RunTables.runColumns.count).map { "$\($0)" }.joined(separator: ", ")
             let inserted = try store.query(
-                "INSERT INTO runs (\(runColumns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (run_id) DO NOTHING RETURNING run_key",
+                "INSERT INTO runs (\(RunTables.runColumns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (run_id) DO NOTHING RETURNING run_key",
                 run)
             // Another pusher added it between the check and here: nothing to do.
             guard let runKey = inserted.rows.first?.first?.int64 else { return nil }
@@ -100,7 +83,7 @@ public enum Pusher {
             for row in try local.rows("SELECT st.step, st.name FROM steps st JOIN runs r USING (run_key) WHERE r.run_id = ?", [.text(runID)]) {
                 if let index = row[0].int64, let name = row[1].string { stepIndex[name] = index }
             }
-            for (table, columns) in perRunTables {
+            for (table, columns) in RunTables.perRun {
                 let list = columns.map { "x." + $0 }.joined(separator: ", ")
                 let rows = try local.prepare("SELECT \(list) FROM \(table) x JOIN runs r ON r.run_key = x.run_key WHERE r.run_id = ?")
                 try rows.bind([.text(runID)])

@@ -10,24 +10,6 @@ public enum Merger {
         public let runsAlreadyPresent: Int
     }
 
-    /// Tables copied per run, in dependency order, with their columns (run_key and
-    /// subject_id are remapped; the rest copied as is).
-    static let perRunTables: [(table: String, columns: [String])] = [
-        ("steps", ["step", "name"]),
-        ("samples", ["repeat", "strategy", "step", "live_requested_bytes", "live_usable_bytes", "peak_requested_bytes", "elapsed_ns"]),
-        ("metrics", ["repeat", "step", "strategy", "name", "value"]),
-        ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
-                     "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
-                     "released_requested_bytes", "released_usable_bytes"]),
-        ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
-                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
-        ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
-    ]
-
-    static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
-                             "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
-                             "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
-
     /// Every input is checked before the output is touched; an output this call created
     /// is removed again when an input fails half-way, so a failed merge leaves no file.
     public static func merge(into output: String, from inputs: [String]) throws -> [Outcome] {
@@ -73,7 +55,7 @@ public enum Merger {
             SELECT run_key, run_id FROM source.runs
             WHERE run_id NOT IN (SELECT run_id FROM main.runs) AND status <> 'running';
             """)
-        let columns = runColumns.joined(separator: ", ")
+        let columns = RunTables.runColumns.joined(separator: ", ")
         try db.execute("""
             INSERT INTO main.runs (\(columns))
             SELECT \(columns) FROM source.runs WHERE run_key IN (SELECT source_key FROM merged_runs)
@@ -100,7 +82,7 @@ public enum Merger {
                                      AND mx.subject_id = ms.subject_id AND mx.kind_id = x.kind_id
             JOIN source.events e ON e.series_id = x.series_id;
             """)
-        for (table, tableColumns) in perRunTables {
+        for (table, tableColumns) in RunTables.perRun {
             let list = tableColumns.joined(separator: ", ")
             try db.execute("""
                 INSERT INTO main.\(table) (run_key, \(list))

@@ -1,0 +1,23 @@
+/// What belongs to one run besides its events, by column name: what `merge` copies
+/// between SQLite files and `push` copies into the PostgreSQL store. One list, so a
+/// column added to a per-run table is copied by both or by neither.
+public enum RunTables {
+    /// The run row's columns (run_key is each database's own).
+    public static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
+                                    "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
+                                    "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
+
+    /// Tables copied per run, in dependency order, with their columns (run_key is
+    /// remapped to the target's; the rest copied as is).
+    public static let perRun: [(table: String, columns: [String])] = [
+        ("steps", ["step", "name"]),
+        ("samples", ["repeat", "strategy", "step", "live_requested_bytes", "live_usable_bytes", "peak_requested_bytes", "elapsed_ns"]),
+        ("metrics", ["repeat", "step", "strategy", "name", "value"]),
+        ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
+                     "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
+                     "released_requested_bytes", "released_usable_bytes"]),
+        ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
+                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
+        ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
+    ]
+}
