@@ -13,6 +13,15 @@ public final class PostgresConnection {
     /// (libpq's PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE variables).
     public init(_ target: String) throws {
         displayName = Self.redacted(target)
+        // A string libpq cannot parse is a mistake in what was typed, not an unreachable server.
+        var parseError: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(target, &parseError) {
+            PQconninfoFree(options)
+        } else {
+            let message = parseError.map { Self.trimmed($0) } ?? "libpq could not parse it"
+            PQfreemem(parseError)
+            throw PostgresError.invalidTarget(store: displayName, message: message)
+        }
         guard let connection = PQconnectdb(target) else {
             throw PostgresError.unreachable(store: displayName, message: "libpq could not allocate a connection")
         }

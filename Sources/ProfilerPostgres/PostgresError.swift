@@ -17,6 +17,8 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     case server(store: String, sqlState: String, message: String)
     /// No store was named: neither --to/--store, PROFCTL_STORE nor a PG* variable.
     case noStoreNamed
+    /// The connection string itself is malformed (libpq cannot parse it): nothing was tried.
+    case invalidTarget(store: String, message: String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):
             "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
+        case .invalidTarget(let store, let message):
+            "'\(store)' is not a PostgreSQL connection string: \(message). Give a postgres://USER@HOST[:PORT]/DB URL or libpq key=value pairs"
         case .noStoreNamed:
             "no PostgreSQL store named: pass --to postgres://USER@HOST/DB, or set PROFCTL_STORE (or libpq's PGHOST/PGDATABASE variables)"
         }

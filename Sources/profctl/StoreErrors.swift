@@ -23,7 +23,7 @@ func exitCode(for error: PostgresError) -> Int32 {
     case .schemaNewer: ExitCodes.schemaNewer
     case .checksumMismatch: ExitCodes.schemaMismatch
     case .server: ExitCodes.storeRefused
-    case .noStoreNamed: ExitCodes.usage
+    case .noStoreNamed, .invalidTarget: ExitCodes.usage
     }
 }
 

@@ -36,6 +36,18 @@ struct PostgresFaultTests {
         #expect(result.stderr.contains("--to postgres://"), "\(result.stderr)")
     }
 
+    @Test("a store that is not a connection string: exit 64 naming the forms, nothing tried")
+    func malformedStore() throws {
+        let (folder, before) = try Self.recorded()
+        for command in [["push", "--db", "local.sqlite", "--to", "notaurl"], ["runs", "--store", "notaurl"]] {
+            let result = try ProfctlProcess.run(command, in: folder.url)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("is not a PostgreSQL connection string") && result.stderr.contains("postgres://"),
+                    "\(result.stderr)")
+        }
+        #expect(try Self.localUnchanged(folder, before))
+    }
+
     @Test("wrong password: exit 21, nothing written")
     func wrongPassword() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
