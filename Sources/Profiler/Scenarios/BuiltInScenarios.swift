@@ -7,6 +7,7 @@ public enum BuiltInScenarios {
         ImageCacheScenario(),
         IdentityScenario(),
         LiveRoomScenario(),
+        SwiftLeaksScenario(),
     ]
 
     public static func named(_ name: String) throws -> any Scenario {
