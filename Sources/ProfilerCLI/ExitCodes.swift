@@ -34,6 +34,9 @@ public enum ExitCodes {
     /// The file is a SQLite database of another application (its tables or its
     /// application id are not profctl's); it is left untouched.
     public static let foreignDatabase: Int32 = 14
+    /// `check --leaks`: a component and strategy left bytes behind that its scenario does not
+    /// declare, or grew in every round (beyond its budget, when one is set); docs/leaks.md.
+    public static let leaks: Int32 = 15
     /// The PostgreSQL store cannot be reached (server down, wrong host or port, connection lost).
     public static let storeUnreachable: Int32 = 20
     /// The PostgreSQL store refused the user or password.
@@ -59,7 +62,7 @@ public enum ExitCodes {
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }
-        case is ScenarioError, is ScenarioFileError, is UnknownNameError: usage
+        case is ScenarioError, is ScenarioFileError, is UnknownNameError, is LeakBudgetError: usage
         case let check as CheckError:
             switch check {
             case .baselineNotFound: baselineNotFound

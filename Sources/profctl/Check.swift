@@ -12,6 +12,7 @@ struct Check: ParsableCommand, Exemplified {
         "profctl check --baseline median:5 --tolerance 1% --tolerance allocations_per_instance=0",
         "profctl check --budget budgets.yaml --format junit > profctl-junit.xml",
         "profctl check --baseline median:5 --store postgres://ci@db.example/profctl",
+        "profctl check --leaks --format junit > leaks-junit.xml",
     ]
 
     static let configuration = CommandConfiguration(
@@ -35,7 +36,9 @@ struct Check: ParsableCommand, Exemplified {
             several scenarios: named on stderr, the others still checked, and nothing else \
             failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
             run, its baseline or a scenario's newest run is aborted or running, 64 usage \
-            (including a name that does not exist).
+            (including a name that does not exist), 15 leaks (with --leaks).
+
+            --leaks checks what scenarios leave behind instead (docs/leaks.md): bytes a             round trip left that the scenario does not declare as kept on purpose, and live             bytes growing in every round of a --repeat 3 (or more) run. Budget keys             retained_bytes and growth_bytes_per_round (max only) allow some; --leaks takes             no baseline.
             """
     )
 
@@ -72,13 +75,19 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Compare even when the baseline's Swift version, build configuration, OS or architecture differ.")
     var allowEnvMismatch = false
 
+    @Flag(help: "Check for leaks and growth (docs/leaks.md) instead of comparing with a baseline.")
+    var leaks = false
+
     @Option(help: "table, markdown, junit, github or json.")
     var format = CheckFormat.table
 
     func validate() throws {
         if baseline?.isEmpty == true { throw ValidationError("--baseline is empty; give RUN_ID, LABEL, previous or median:N") }
-        if baseline == nil && budget == nil {
-            throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both")
+        if leaks && baseline != nil {
+            throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
+        }
+        if baseline == nil && budget == nil && !leaks {
+            throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both; or --leaks")
         }
         // "=2%" would otherwise read as a tolerance for every metric: the name was forgotten.
         for text in tolerance where text.hasPrefix("=") {
@@ -105,13 +114,22 @@ struct Check: ParsableCommand, Exemplified {
         }
         request.statistics = StatisticsOptions(alpha: alpha, minimumEffect: minimumEffect / 100,
                                                minimumEffectNanoseconds: minimumEffectNanoseconds)
-        if let budget { request.budgets = try Budget.load(path: budget) }
+        if let budget {
+            let all = try Budget.load(path: budget)
+            // Leak keys are read by `check --leaks` alone.
+            request.budgets = all.filter { !LeakRules.budgetKeys.contains($0.metric) }
+            if request.budgets.isEmpty && !all.isEmpty {
+                Console.error("\(budget) holds only leak budgets (\(LeakRules.budgetKeys.joined(separator: ", "))): add --leaks to check them")
+                throw ExitCode(ExitCodes.usage)
+            }
+        }
         request.allowEnvironmentMismatch = allowEnvMismatch
         request.allowMissing = allowMissing
         return request
     }
 
     func run() throws {
+        if leaks { return try runLeaks() }
         var outcome = CheckOverall.pass
         try reportingStoreErrors {
             let db = try store.open(database)
@@ -157,6 +175,28 @@ struct Check: ParsableCommand, Exemplified {
         case .improvement where failOnImprovement: throw ExitCode(ExitCodes.improvement)
         default: return
         }
+    }
+
+    /// `--leaks`: the round-trip and growth verdicts of every run selected.
+    func runLeaks() throws {
+        var failed = false
+        try reportingStoreErrors {
+            let db = try store.open(database)
+            let budgets = try budget.map { try Budget.load(path: $0) } ?? []
+            if let budget, LeakCheck.leakBudgets(budgets).isEmpty {
+                Console.error("\(budget) has no leak budgets (\(LeakRules.budgetKeys.joined(separator: ", "))), so --leaks would gate nothing in it; add one, or leave --budget out")
+                throw ExitCode(ExitCodes.usage)
+            }
+            try LeakCheck.validate(budgets: budgets, in: db)
+            let ignored = budgets.count - LeakCheck.leakBudgets(budgets).count
+            if ignored > 0 { Console.message("profctl: note: \(ignored) budget\(ignored == 1 ? "" : "s") of other metrics ignored by --leaks") }
+            let runs = try selection.runs(in: db)
+            if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+            let results = try runs.map { try LeakCheck.check($0, budgets: budgets, in: db) }
+            Console.output(LeakOutput.render(results, format: format))
+            failed = results.contains(where: \.fails)
+        }
+        if failed { throw ExitCode(ExitCodes.leaks) }
     }
 
     /// A baseline given by run id or `latest` can name the run being checked (it would

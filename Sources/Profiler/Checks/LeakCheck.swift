@@ -1,0 +1,77 @@
+import Foundation
+
+/// The leak verdicts of one run.
+public struct LeakCheckResult: Sendable {
+    public let run: RunInfo
+    public let verdicts: [LeakVerdict]
+    /// Things a reader must know to trust the verdicts (no declarations found, growth not judged).
+    public let notes: [String]
+
+    public var fails: Bool { verdicts.contains(where: \.fails) }
+}
+
+/// What `profctl check --leaks` does for one run: reads its round trips, applies its
+/// scenario's declarations of intended retention and the budgets, judges both rules.
+public enum LeakCheck {
+    /// Budgets whose metric is a leak key; the others are `check`'s without `--leaks`.
+    public static func leakBudgets(_ budgets: [Budget]) -> [Budget] {
+        budgets.filter { LeakRules.budgetKeys.contains($0.metric) }
+    }
+
+    /// A leak budget is a maximum, for a scenario, strategy and component that exist.
+    public static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
+        var cache: [String: ScenarioNames] = [:]
+        for budget in leakBudgets(budgets) {
+            try ScenarioNames.requireScenario(budget.scenario, origin: budget.origin, in: db)
+            let names = try cache[budget.scenario] ?? ScenarioNames.load(budget.scenario, in: db)
+            cache[budget.scenario] = names
+            try names.check(metric: nil, component: budget.component, strategy: budget.strategy, origin: budget.origin)
+            if budget.min != nil || budget.max == nil {
+                throw LeakBudgetError(origin: budget.origin, metric: budget.metric)
+            }
+        }
+    }
+
+    /// The built-in scenario a run ran: its own name, or a scenario file's `kind`.
+    static func builtIn(for run: RunInfo) -> (any Scenario)? {
+        let kind = parameter("kind", of: run) as? String ?? run.scenario
+        return BuiltInScenarios.all.first { $0.name == kind }
+    }
+
+    static func parameter(_ name: String, of run: RunInfo) -> Any? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(run.parameters.utf8)) as? [String: Any] else { return nil }
+        return object[name]
+    }
+
+    public static func check(_ run: RunInfo, budgets: [Budget] = [], in db: any SQLRowSource) throws -> LeakCheckResult {
+        try Checker.requireComplete(run, as: "the run to check")
+        let trips = try RoundTrip.load(run: run.runID, in: db)
+        let repeats = (parameter("repeats", of: run) as? Int) ?? (trips.map(\.repeatIndex).max().map { $0 + 1 } ?? 1)
+        var notes: [String] = []
+        let scenario = builtIn(for: run)
+        if scenario == nil {
+            notes.append("\(run.scenario) is not a built-in scenario profctl knows: no retention is declared intended, so everything left behind counts")
+        }
+        if repeats < LeakRules.minimumRepeats {
+            notes.append("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record with --repeat \(LeakRules.minimumRepeats) or more")
+        }
+        if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
+        let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
+        let verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
+            // The strictest budget that applies.
+            mine.filter { $0.metric == metric && ($0.component ?? component) == component && ($0.strategy ?? strategy) == strategy }
+                .compactMap(\.max).min()
+        }
+        return LeakCheckResult(run: run, verdicts: verdicts, notes: notes)
+    }
+}
+
+/// A leak budget with `min:` (or without `max:`): leak keys are limits on bytes left behind.
+public struct LeakBudgetError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let origin: String
+    public let metric: String
+
+    public var description: String {
+        "\(origin): \(metric) takes `max:` only (the most bytes allowed), not `min:`"
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Formats leak verdicts in every `check` format; each row names its scenario, component
+/// and strategy. Only formats: every figure comes from the verdicts.
+public enum LeakOutput {
+    public static func render(_ results: [LeakCheckResult], format: CheckFormat) -> String {
+        switch format {
+        case .table: text(results, renderer: TableRenderer(), heading: { $0 + "\n\n" })
+        case .markdown: text(results, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
+        case .junit: junit(results)
+        case .github: github(results)
+        case .json: json(results)
+        }
+    }
+
+    static func outcome(_ results: [LeakCheckResult]) -> String { results.contains(where: \.fails) ? "leaks" : "pass" }
+
+    static func title(_ result: LeakCheckResult) -> String {
+        "\(result.run.scenario) run \(result.run.runID.prefix(8)) leaks: \(result.fails ? "FAIL" : "PASS")"
+    }
+
+    static func growthValue(_ v: LeakVerdict) -> SQLValue {
+        v.growth.map { .real(($0.bytesPerRound * 100).rounded() / 100) } ?? .null
+    }
+
+    /// The verdicts as rows: component, strategy, rounds, retained bytes and blocks,
+    /// intended bytes, growth per round, status, note.
+    public static func table(_ verdicts: [LeakVerdict]) -> ResultTable {
+        ResultTable(columns: ["component", "strategy", "rounds", "retained_bytes", "retained_blocks", "intended_bytes",
+                              "growth_bytes_per_round", "status", "note"],
+                    rows: verdicts.map { v in
+                        [.text(v.component), .text(v.strategy), .integer(Int64(v.rounds)), .integer(v.retainedBytes),
+                         .integer(v.retainedBlocks), .integer(v.intendedBytes), growthValue(v), .text(v.status.rawValue), .text(v.note)]
+                    })
+    }
+
+    static func text(_ results: [LeakCheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
+        var sections = results.map { result in
+            var section = heading(title(result)) + renderer.render(table(result.verdicts)) + "\n"
+            for note in result.notes { section += "note: \(note)\n" }
+            return section
+        }
+        sections.append(heading("overall: \(outcome(results).uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
+        return sections.joined(separator: "\n")
+    }
+
+    static func xml(_ text: String) -> String { CheckOutput.xml(text) }
+
+    static func describe(_ result: LeakCheckResult, _ v: LeakVerdict) -> String {
+        "\(result.run.scenario) \(v.component) \(v.strategy): \(v.status.rawValue); \(v.note)"
+    }
+
+    /// JUnit XML: a test suite per run, a test case per component and strategy.
+    static func junit(_ results: [LeakCheckResult]) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profctl check --leaks\">\n"
+        for result in results {
+            let failures = result.verdicts.filter(\.fails).count
+            out += "  <testsuite name=\"\(xml(result.run.scenario)) \(result.run.runID.prefix(8)) leaks\" tests=\"\(result.verdicts.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+            for v in result.verdicts {
+                out += "    <testcase classname=\"\(xml(result.run.scenario + "." + v.component))\" name=\"\(xml(v.strategy))\">"
+                out += v.fails ? "<failure message=\"\(xml(describe(result, v)))\" type=\"\(v.status.rawValue)\"/>"
+                    : "<system-out>\(xml(describe(result, v)))</system-out>"
+                out += "</testcase>\n"
+            }
+            if !result.notes.isEmpty {
+                out += "    <system-out>\(xml(result.notes.map { "note: " + $0 }.joined(separator: "\n")))</system-out>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+
+    /// GitHub Actions workflow commands: an error per failing component and strategy.
+    static func github(_ results: [LeakCheckResult]) -> String {
+        var lines: [String] = []
+        for result in results {
+            for v in result.verdicts where v.fails || v.status == .allowed {
+                let message = describe(result, v).replacingOccurrences(of: "%", with: "%25")
+                lines.append("::\(v.fails ? "error" : "warning") title=profctl check --leaks \(result.run.scenario)::\(message)")
+            }
+            for note in result.notes {
+                lines.append("::warning title=profctl check --leaks \(result.run.scenario)::\(note.replacingOccurrences(of: "%", with: "%25"))")
+            }
+            lines.append("::notice title=profctl check --leaks::\(title(result))")
+        }
+        let failed = results.contains(where: \.fails)
+        lines.append("::\(failed ? "error" : "notice") title=profctl check --leaks::overall: \(outcome(results).uppercased())")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ results: [LeakCheckResult]) -> String {
+        let checks = results.map { result -> String in
+            let verdicts = result.verdicts.map { v in
+                let fields: [(String, String)] = [
+                    ("scenario", JSONText.string(result.run.scenario)), ("component", JSONText.string(v.component)),
+                    ("strategy", JSONText.string(v.strategy)), ("rounds", String(v.rounds)),
+                    ("retained_bytes", String(v.retainedBytes)), ("retained_blocks", String(v.retainedBlocks)),
+                    ("intended_bytes", String(v.intendedBytes)), ("intended_blocks", String(v.intendedBlocks)),
+                    ("growth_bytes_per_round", JSONText.value(growthValue(v))),
+                    ("growing_rounds", v.growth.map { String($0.growingRounds) } ?? "null"),
+                    ("measured_rounds", v.growth.map { String($0.measuredRounds) } ?? "null"),
+                    ("status", JSONText.string(v.status.rawValue)), ("fails", v.fails ? "true" : "false"),
+                    ("note", JSONText.string(v.note)),
+                ]
+                return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            }
+            return """
+                {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
+                "outcome": \(JSONText.string(result.fails ? "leaks" : "pass")), \
+                "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))],
+                "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
+                """
+        }
+        return "{\"outcome\": \(JSONText.string(outcome(results))),\n\"leaks\": [\n  " + checks.joined(separator: ",\n  ") + "\n]}\n"
+    }
+}

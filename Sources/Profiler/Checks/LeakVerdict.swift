@@ -1,0 +1,124 @@
+/// The leak verdicts of one component under one strategy in one run (docs/leaks.md):
+/// the round-trip rule (what its round trips left behind that nothing declares) and the
+/// growth rule (live bytes growing in every round after the first).
+public struct LeakVerdict: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case pass
+        /// The round trips left bytes behind that the scenario does not declare.
+        case retained
+        /// Live bytes grew in every measured round.
+        case growing
+        /// Within its budget, but not zero: allowed by a budget key.
+        case allowed
+    }
+
+    public let component: String
+    public let strategy: String
+    public let rounds: Int
+    /// Bytes and blocks the round trips left that no declaration covers, summed over rounds.
+    public let retainedBytes: Int64
+    public let retainedBlocks: Int64
+    /// Bytes and blocks left on purpose (declared), reported apart, never as a leak.
+    public let intendedBytes: Int64
+    public let intendedBlocks: Int64
+    public let intendedReason: String?
+    /// Growth per round: nil when fewer than `LeakRules.minimumRepeats` rounds were recorded.
+    public let growth: Growth?
+    public let retainedBudget: Double?
+    public let growthBudget: Double?
+
+    /// Rounds after the first (the warm-up round) and how many of them left bytes.
+    public struct Growth: Sendable, Equatable {
+        public let measuredRounds: Int
+        public let growingRounds: Int
+        /// Mean bytes left per measured round.
+        public let bytesPerRound: Double
+        /// Every measured round left bytes: the growth rule fires.
+        public var grows: Bool { measuredRounds > 0 && growingRounds == measuredRounds }
+    }
+
+    public var retainedFails: Bool { Double(retainedBytes) > (retainedBudget ?? 0) }
+    public var growthFails: Bool {
+        guard let growth, growth.grows else { return false }
+        return growth.bytesPerRound > (growthBudget ?? 0)
+    }
+
+    public var fails: Bool { retainedFails || growthFails }
+
+    public var status: Status {
+        if retainedFails { return .retained }
+        if growthFails { return .growing }
+        if retainedBytes > 0 || growth?.grows == true { return .allowed }
+        return .pass
+    }
+
+    /// One sentence for people: what was left, what was intended, how it grew.
+    public var note: String {
+        var parts: [String] = []
+        if retainedBytes > 0 {
+            parts.append("\(retainedBytes) B in \(retainedBlocks) blocks outlived the round trip\(rounds > 1 ? " (over \(rounds) rounds)" : "")"
+                + (retainedBudget.map { " (budget \(SQLValue.numberText($0)) B)" } ?? ""))
+        }
+        if intendedBytes > 0 { parts.append("\(intendedBytes) B kept on purpose: \(intendedReason ?? "declared")") }
+        if let growth {
+            if growth.grows {
+                parts.append("grew in all \(growth.measuredRounds) rounds after the first, \(SQLValue.numberText((growth.bytesPerRound * 100).rounded() / 100)) B per round"
+                    + (growthBudget.map { " (budget \(SQLValue.numberText($0)) B)" } ?? ""))
+            } else if growth.growingRounds > 0 {
+                parts.append("grew in \(growth.growingRounds) of \(growth.measuredRounds) rounds after the first: not growth")
+            }
+        }
+        return parts.isEmpty ? "nothing left behind" : parts.joined(separator: "; ")
+    }
+}
+
+/// The two rules, applied to a run's round trips.
+public enum LeakRules {
+    /// Rounds needed for the growth rule: the first is the warm-up, and one round of
+    /// noise after it is not growth, so at least two more.
+    public static let minimumRepeats = 3
+
+    /// The budget keys: the most retained bytes, the most growth per round.
+    public static let retainedBytesKey = "retained_bytes"
+    public static let growthKey = "growth_bytes_per_round"
+    public static let budgetKeys = [retainedBytesKey, growthKey]
+
+    /// One verdict per (component, strategy), in the order of the round trips.
+    public static func verdicts(_ trips: [RoundTrip], repeats: Int, declared: [KeptBytes],
+                                budget: (_ metric: String, _ component: String, _ strategy: String) -> Double? = { _, _, _ in nil })
+        -> [LeakVerdict] {
+        var order: [String] = []
+        var groups: [String: [RoundTrip]] = [:]
+        for trip in trips {
+            let key = trip.component + "\u{0}" + trip.strategy
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(trip)
+        }
+        return order.compactMap { key in
+            guard let group = groups[key], let first = group.first else { return nil }
+            var retained: Int64 = 0, retainedBlocks: Int64 = 0, intended: Int64 = 0, intendedBlocks: Int64 = 0
+            var reason: String?
+            for trip in group {
+                let split = trip.split(declared: declared)
+                retained += split.retainedBytes
+                retainedBlocks += split.retainedBlocks
+                intended += split.intendedBytes
+                intendedBlocks += split.intendedBlocks
+                reason = reason ?? split.reason
+            }
+            var growth: LeakVerdict.Growth?
+            if repeats >= minimumRepeats {
+                // A round that built nothing of this component counts as a round that did not grow.
+                let byRound = Dictionary(group.map { ($0.repeatIndex, $0.growthBytes(declared: declared)) }, uniquingKeysWith: +)
+                let measured = (1..<repeats).map { byRound[$0] ?? 0 }
+                growth = LeakVerdict.Growth(measuredRounds: measured.count, growingRounds: measured.filter { $0 > 0 }.count,
+                                            bytesPerRound: Double(measured.reduce(0, +)) / Double(measured.count))
+            }
+            return LeakVerdict(component: first.component, strategy: first.strategy, rounds: Set(group.map(\.repeatIndex)).count,
+                               retainedBytes: retained, retainedBlocks: retainedBlocks, intendedBytes: intended,
+                               intendedBlocks: intendedBlocks, intendedReason: reason, growth: growth,
+                               retainedBudget: budget(retainedBytesKey, first.component, first.strategy),
+                               growthBudget: budget(growthKey, first.component, first.strategy))
+        }
+    }
+}
