@@ -86,6 +86,9 @@ struct Check: ParsableCommand, Exemplified {
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
         }
+        if leaks && store.url != nil {
+            throw ValidationError("--leaks reads a SQLite database (--db): the PostgreSQL store has no round_trip views yet (docs/leaks.md)")
+        }
         if baseline == nil && budget == nil && !leaks {
             throw ValidationError("give --baseline (RUN_ID, LABEL, previous or median:N), --budget FILE, or both; or --leaks")
         }

@@ -68,12 +68,14 @@ struct LeakCheckProcessTests {
         #expect(growing.stdout.contains("growing"))
     }
 
-    @Test("usage mistakes exit 64: --leaks with a baseline, a leak budget with min, a strategy that does not exist")
+    @Test("usage mistakes exit 64: --leaks with a baseline or a PostgreSQL store, a leak budget with min, a strategy that does not exist")
     func usage() throws {
         let folder = try TemporaryFolder()
         try record(["swift-leaks", "--instances", "2"], in: folder)
         let baseline = try ProfctlProcess.run(["check", "--leaks", "--baseline", "previous"], in: folder.url)
         #expect(baseline.status == 64)
+        let store = try ProfctlProcess.run(["check", "--leaks", "--store", "postgres://ci@db.example/profctl"], in: folder.url)
+        #expect(store.status == 64 && store.stderr.contains("SQLite"), "\(store.stderr)")
         let budgets = folder.url.appendingPathComponent("b.yaml")
         try "budgets:\n  - scenario: swift-leaks\n    metric: retained_bytes\n    min: 1\n".write(to: budgets, atomically: true, encoding: .utf8)
         let minimum = try ProfctlProcess.run(["check", "--leaks", "--budget", budgets.path], in: folder.url)
