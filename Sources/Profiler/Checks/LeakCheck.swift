@@ -4,8 +4,10 @@ import Foundation
 public struct LeakCheckResult: Sendable {
     public let run: RunInfo
     public let verdicts: [LeakVerdict]
-    /// Things a reader must know to trust the verdicts (no declarations found, growth not judged).
+    /// Things a reader must know to trust the verdicts (no declarations found, no events).
     public let notes: [String]
+    /// Why growth was not judged (too few repeats), or nil when it was.
+    public let growthNotJudged: String?
 
     public var fails: Bool { verdicts.contains(where: \.fails) }
 }
@@ -52,8 +54,9 @@ public enum LeakCheck {
         if scenario == nil {
             notes.append("\(run.scenario) is not a built-in scenario profctl knows: no retention is declared intended, so everything left behind counts")
         }
+        var growthNotJudged: String?
         if repeats < LeakRules.minimumRepeats {
-            notes.append("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record with --repeat \(LeakRules.minimumRepeats) or more")
+            growthNotJudged = ("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record with --repeat \(LeakRules.minimumRepeats) or more")
         }
         if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
@@ -62,7 +65,7 @@ public enum LeakCheck {
             mine.filter { $0.metric == metric && ($0.component ?? component) == component && ($0.strategy ?? strategy) == strategy }
                 .compactMap(\.max).min()
         }
-        return LeakCheckResult(run: run, verdicts: verdicts, notes: notes)
+        return LeakCheckResult(run: run, verdicts: verdicts, notes: notes, growthNotJudged: growthNotJudged)
     }
 }
 

@@ -37,7 +37,7 @@ public enum LeakOutput {
     static func text(_ results: [LeakCheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
         var sections = results.map { result in
             var section = heading(title(result)) + renderer.render(table(result.verdicts)) + "\n"
-            for note in result.notes { section += "note: \(note)\n" }
+            for note in result.notes + [result.growthNotJudged].compactMap({ $0 }) { section += "note: \(note)\n" }
             return section
         }
         sections.append(heading("overall: \(outcome(results).uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
@@ -62,8 +62,9 @@ public enum LeakOutput {
                     : "<system-out>\(xml(describe(result, v)))</system-out>"
                 out += "</testcase>\n"
             }
-            if !result.notes.isEmpty {
-                out += "    <system-out>\(xml(result.notes.map { "note: " + $0 }.joined(separator: "\n")))</system-out>\n"
+            let notes = result.notes + [result.growthNotJudged].compactMap { $0 }
+            if !notes.isEmpty {
+                out += "    <system-out>\(xml(notes.map { "note: " + $0 }.joined(separator: "\n")))</system-out>\n"
             }
             out += "  </testsuite>\n"
         }
@@ -80,6 +81,9 @@ public enum LeakOutput {
             }
             for note in result.notes {
                 lines.append("::warning title=profctl check --leaks \(result.run.scenario)::\(note.replacingOccurrences(of: "%", with: "%25"))")
+            }
+            if let growth = result.growthNotJudged {
+                lines.append("::notice title=profctl check --leaks \(result.run.scenario)::\(growth)")
             }
             lines.append("::notice title=profctl check --leaks::\(title(result))")
         }
@@ -107,7 +111,8 @@ public enum LeakOutput {
             return """
                 {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
                 "outcome": \(JSONText.string(result.fails ? "leaks" : "pass")), \
-                "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))],
+                "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))], \
+                "growth_not_judged": \(result.growthNotJudged.map(JSONText.string) ?? "null"),
                 "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
                 """
         }
