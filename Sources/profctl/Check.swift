@@ -86,6 +86,9 @@ struct Check: ParsableCommand, Exemplified {
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
         }
+        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch) {
+            throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing or --allow-env-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
+        }
         if leaks && store.url != nil {
             throw ValidationError("--leaks reads a SQLite database (--db): the PostgreSQL store has no round_trip views yet (docs/leaks.md)")
         }

@@ -74,6 +74,8 @@ struct LeakCheckProcessTests {
         try record(["swift-leaks", "--instances", "2"], in: folder)
         let baseline = try ProfctlProcess.run(["check", "--leaks", "--baseline", "previous"], in: folder.url)
         #expect(baseline.status == 64)
+        let tolerance = try ProfctlProcess.run(["check", "--leaks", "--tolerance", "2%"], in: folder.url)
+        #expect(tolerance.status == 64 && tolerance.stderr.contains("budget keys"), "\(tolerance.stderr)")
         let store = try ProfctlProcess.run(["check", "--leaks", "--store", "postgres://ci@db.example/profctl"], in: folder.url)
         #expect(store.status == 64 && store.stderr.contains("SQLite"), "\(store.stderr)")
         let budgets = folder.url.appendingPathComponent("b.yaml")
