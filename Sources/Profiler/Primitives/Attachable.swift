@@ -5,7 +5,10 @@
 /// how. The stand-in `View` conforms (a subview of a `View`), and so can a user's own
 /// view type. Plain classes need not conform: `ComponentComparison` holds them without
 /// a parent, and `LazyContainer`'s general methods take the `add:` closure directly.
-public protocol Attachable: AnyObject {
+///
+/// Its metatype is `SendableMetatype`: a comparison builds parents through it from the
+/// recording thread.
+public protocol Attachable: AnyObject, SendableMetatype {
     /// What the component is added to.
     associatedtype Parent: AnyObject
     /// A fresh parent with room for `count` more children, so that adding one allocates
