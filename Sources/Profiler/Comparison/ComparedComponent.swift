@@ -3,7 +3,7 @@
 ///
 ///     .component("Avatar") { Avatar(initials: "PD") }
 ///
-/// Any class works. An `Attachable` one (every `View`, or a user's own view type that
+/// Any class works. An `AttachableComponent` one (every `View`, or a user's own view type that
 /// conforms) is added to a parent when built eagerly or realized, as a view is shown;
 /// any other class is only held. Give factories that capture nothing where you can: a
 /// lazy container stores the factory, and a captured value is shared by all containers
@@ -14,7 +14,7 @@ public struct ComparedComponent: Sendable {
     let measure: @Sendable (StandardStrategy, _ count: Int, _ configurations: Int, ScenarioContext) throws -> Void
 
     /// A component that is added to a parent as it is shown.
-    public static func component<C: Attachable>(_ name: String, _ make: @escaping @Sendable () -> C) -> ComparedComponent {
+    public static func component<C: AttachableComponent>(_ name: String, _ make: @escaping @Sendable () -> C) -> ComparedComponent {
         ComparedComponent(name: name) { strategy, count, configurations, context in
             let measurement = ComponentMeasurement<C, C.Parent>(
                 component: name, make: make, makeParent: C.parent(hosting:),

@@ -1,6 +1,6 @@
 /// The four ways `ComponentComparison` builds a component, each measured per instance.
 public enum StandardStrategy: String, Sendable, CaseIterable {
-    /// Built directly (and, when it is `Attachable`, added to a parent): the baseline.
+    /// Built directly (and, when it is `AttachableComponent`, added to a parent): the baseline.
     case eager
     /// Wrapped in a `LazyContainer` that is never realized: what the wrapper alone costs.
     case lazy

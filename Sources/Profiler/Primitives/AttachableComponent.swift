@@ -8,7 +8,7 @@
 ///
 /// Its metatype is `SendableMetatype`: a comparison builds parents through it from the
 /// recording thread.
-public protocol Attachable: AnyObject, SendableMetatype {
+public protocol AttachableComponent: AnyObject, SendableMetatype {
     /// What the component is added to.
     associatedtype Parent: AnyObject
     /// A fresh parent with room for `count` more children, so that adding one allocates

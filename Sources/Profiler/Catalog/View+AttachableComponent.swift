@@ -1,6 +1,6 @@
 /// A view is shown by adding it as a subview: what lazy containers and
 /// `ComponentComparison` do with every `View` subclass.
-extension View: Attachable {
+extension View: AttachableComponent {
     public typealias Parent = View
 
     /// A plain view with room for `count` subviews (see `prepareToHost`).
