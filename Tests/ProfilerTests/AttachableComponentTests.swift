@@ -13,6 +13,7 @@ private final class Tally: @unchecked Sendable {
 
 /// A user's own view type: not a subclass of the stand-in View.
 private final class Panel: AttachableComponent {
+    /// Every attach and detach, counted (the suite runs its tests one at a time).
     static let tally = Tally()
     var children: [Panel] = []
     weak var owner: Panel?
@@ -37,9 +38,9 @@ private final class Panel: AttachableComponent {
     }
 }
 
-@Suite("AttachableComponent: a user's own view type in lazy containers and comparisons")
-struct AttachableTests {
-    @Test("a lazy container attaches an AttachableComponent component to its parent when realized, and detaches it on remove")
+@Suite("AttachableComponent: a user's own view type in lazy containers and comparisons", .serialized)
+struct AttachableComponentTests {
+    @Test("a lazy container attaches an AttachableComponent to its parent when realized, and detaches it on remove")
     func lazyContainer() {
         let parent = Panel.parent(hosting: 1)
         let container = LazyContainer<Panel, Panel> { Panel() }
