@@ -133,6 +133,23 @@ struct ComponentComparisonTests {
     }
 }
 
+extension ComponentComparisonTests {
+    @Test("a comparison of no components, or of two with one name, is refused before anything is measured")
+    func malformed() throws {
+        let none = ComponentComparison(name: "none", summary: "", components: [])
+        let twice = ComponentComparison(name: "twice", summary: "", components: [.component("Note") { Note() }, .component("Note") { Note() }])
+        for (comparison, message) in [(none, "none compares no components"), (twice, "twice names two components 'Note'")] {
+            let temp = try TemporaryDatabase()
+            let error = #expect(throws: ScenarioError.self) {
+                try recordOnOwnThread(comparison, database: temp.path, options: RecordOptions(instances: 3))
+            }
+            #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
+            let db = try ProfileStore.openForReading(path: temp.path)
+            #expect(try db.scalar("SELECT count(*) FROM events")?.int64 == 0)
+        }
+    }
+}
+
 /// Progress lines, appended from the recording thread.
 private final class LineCollector: @unchecked Sendable {
     private let lock = NSLock()

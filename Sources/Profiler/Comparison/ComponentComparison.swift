@@ -46,6 +46,14 @@ public struct ComponentComparison: Scenario {
     }
 
     public func run(_ context: ScenarioContext) throws {
+        // A programming mistake in the comparison, not an option: found before measuring.
+        guard !components.isEmpty else {
+            throw ScenarioError.invalidOption("\(name) compares no components: give it at least one .component(\"Name\") { ... }")
+        }
+        let names = components.map(\.name)
+        if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ScenarioError.invalidOption("\(name) names two components '\(repeated)': their figures would be mixed; give each its own name")
+        }
         let count = context.options.int("instances")
         let configurations = context.options.int("configurations")
         // Resolving the options already refused names that are not strategies; a name
