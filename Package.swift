@@ -76,6 +76,9 @@ let package = Package(
         // allocations (the hooks chained to it): the window's witness test.
         .target(name: "HookWitness"),
         .executableTarget(name: "hook-witness", dependencies: ["HookWitness", "Profiler"]),
+        // An identical copy of Examples/OwnComponents' 20-line main.swift (a test checks it is),
+        // built with the tests so they can record it and read the database with profctl.
+        .executableTarget(name: "own-components-example", dependencies: ["Profiler", "ProfilerCLI"]),
         // Compiles migrations/*.sql into the binary so a copied profctl works anywhere.
         .executableTarget(name: "EmbedMigrations"),
         .plugin(
@@ -91,6 +94,7 @@ let package = Package(
             name: "profctlTests",
             dependencies: [
                 "profctl",
+                "own-components-example",
                 "Profiler",
                 "ProfilerCLI",
                 "ProfilerPostgres",
