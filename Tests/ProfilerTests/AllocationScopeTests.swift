@@ -145,6 +145,35 @@ struct AllocationScopeTests {
         #expect(measured.allocations.requestedBytes == 32 + 32)
     }
 
+    @Test("a region inside an excluded stretch attributes nothing; nested stretches in a region are left out whole")
+    func regionsAndNestedExclusions() throws {
+        // Regions derive what they attributed from everything counted less the excluded
+        // stretches: a stretch open at both ends of a region, and stretches nested in one.
+        try onOwnThread {
+            let inside = try AllocationScope.excluded {
+                try AllocationScope.measure { keep([Int](repeating: 0, count: 100)) }
+            }
+            #expect(inside.allocations.allocations == 0)
+            #expect(inside.allocations.requestedBytes == 0)
+            #expect(inside.allocations.retainedRequestedBytes == 0)
+            let around = try AllocationScope.measure { () -> [[Int]] in
+                let before = keep([Int](repeating: 0, count: 4))
+                let excluded = AllocationScope.excluded { () -> [[Int]] in
+                    let outer = keep([Int](repeating: 0, count: 1000))
+                    let nested = AllocationScope.excluded { keep([Int](repeating: 0, count: 2000)) }
+                    return [outer, nested, keep([Int](repeating: 0, count: 3000))]
+                }
+                return [before, keep([Int](repeating: 0, count: 8))] + excluded
+            }
+            // The two arrays outside the stretch (32 + 32 and 32 + 64 bytes); the result array
+            // holding them all is built in the region too.
+            #expect(around.allocations.requestedBytes >= 32 + 32 + 32 + 64)
+            #expect(around.allocations.requestedBytes < 32 + 32 + 32 + 64 + 1000)
+            _ = keep(inside.value)
+            _ = keep(around.value)
+        }
+    }
+
     @Test("attribution stays correct with 4 threads measuring at once")
     func fourThreads() throws {
         let results = ResultsBox()

@@ -26,13 +26,13 @@ public enum ProfileStore {
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Before anything is written (WAL, schema): another application's file is refused untouched.
-            try migrator.verify(db)
+            let verified = try migrator.verify(db)
             // WAL: readers never block the writer, and a crash loses at most the open transaction.
             if try db.scalar("PRAGMA journal_mode")?.string?.lowercased() != "wal" {
                 try db.execute("PRAGMA journal_mode = WAL")
             }
             try db.execute("PRAGMA synchronous = NORMAL")
-            let applied = try migrator.migrate(db)
+            let applied = try migrator.migrate(db, verified: verified)
             try markAbandonedRuns(db)
             return (db, applied)
         }
