@@ -79,4 +79,76 @@ struct SitesProcessTests {
         }
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
     }
+
+    @Test("profctl sites: a table that sums to the report, filters checked by name (exit 64 with the choices), a tree")
+    func sitesCommand() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let json = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--format", "json"], in: folder.url)
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let live = rows.compactMap { $0["live_requested_bytes"] as? Int }.reduce(0, +)
+        let report = try ProfctlProcess.run(["report", "--format", "json"], in: folder.url)
+        let reportRows = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+        let label = try #require(reportRows.first { $0["component"] as? String == "Label" && $0["strategy"] as? String == "eager" })
+        let perInstance = try #require(label["bytes_per_instance"] as? Double)
+        let instances = try #require(label["instances"] as? Int)
+        #expect(Double(live) == perInstance * Double(instances))
+        #expect(rows.contains { ($0["site"] as? String)?.hasPrefix("Profiler.Label.") == true })
+
+        for (option, value, known) in [("--component", "Nope", "Button, ImageView, Label"), ("--strategy", "nope", "eager, lazy, lazy-realized")] {
+            let bad = try ProfctlProcess.run(["sites", option, value], in: folder.url)
+            #expect(bad.status == 64, "\(bad.stderr)")
+            #expect(bad.stderr.contains(known), "\(bad.stderr)")
+        }
+        let badKind = try ProfctlProcess.run(["sites", "--kind", "bogus"], in: folder.url)
+        #expect(badKind.status == 64 && badKind.stderr.contains("create, realize, hit, miss, evict, release"))
+
+        let tree = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--tree"], in: folder.url)
+        #expect(tree.status == 0)
+        #expect(tree.stdout.hasPrefix("Label / eager / create: \(live) B live"), "\(tree.stdout.prefix(200))")
+    }
+
+    @Test("profctl sites on an empty database, and on one with no --sites run")
+    func sitesWithoutSites() throws {
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.url.appendingPathComponent("empty.sqlite").path, contents: Data())
+        let empty = try ProfctlProcess.run(["sites", "--db", "empty.sqlite"], in: folder.url)
+        #expect(empty.status == 10, "\(empty.stderr)")
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let none = try ProfctlProcess.run(["sites"], in: folder.url)
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("record --sites"), "\(none.stderr)")
+    }
+
+    @Test("export --format pprof: go tool pprof -top reads it, with the user's function names")
+    func pprofExport() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let export = try ProfctlProcess.run(["export", "--run", "latest", "--format", "pprof", "-o", "sites.pb.gz"], in: folder.url)
+        #expect(export.status == 0, "\(export.stderr)")
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("sites.pb.gz"))
+        #expect(data.prefix(2) == Data([0x1f, 0x8b]))
+        // Debian's golang-go (scripts/ensure-deps installs it).
+        let go = try #require(["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                              "go is not installed: run scripts/ensure-deps (it installs Debian's golang-go)")
+        let top = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
+                                         ["tool", "pprof", "-top", "-sample_index=alloc_space", "-tagfocus=component=Label", "sites.pb.gz"],
+                                         environment: ["HOME": folder.url.path, "GOCACHE": folder.url.appendingPathComponent("gocache").path],
+                                         in: folder.url)
+        #expect(top.status == 0, "\(top.stderr)")
+        #expect(top.stdout.contains("Type: alloc_space"), "\(top.stdout)")
+        #expect(top.stdout.contains("tagfocus=component=Label"))
+        let traces = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
+                                            ["tool", "pprof", "-traces", "-tagfocus=component=Label", "sites.pb.gz"],
+                                            environment: ["HOME": folder.url.path], in: folder.url)
+        #expect(traces.stdout.contains("Profiler.Label."), "\(traces.stdout.prefix(400))")
+        for type in ["alloc_objects", "inuse_objects", "inuse_space"] {
+            let other = try ProfctlProcess.run(executable: URL(fileURLWithPath: go), ["tool", "pprof", "-top", "-sample_index=\(type)", "sites.pb.gz"],
+                                               environment: ["HOME": folder.url.path], in: folder.url)
+            #expect(other.stdout.contains("Type: \(type)"), "\(other.stderr)")
+        }
+        let refused = try ProfctlProcess.run(["export", "--format", "pprof", "--db", "none.sqlite"], in: folder.url)
+        #expect(refused.status != 0)
+    }
 }

@@ -159,7 +159,7 @@ public enum SiteError: Error, CustomStringConvertible, Sendable, Equatable {
     case badDepth(Int)
     case noSuchRun(String)
     case noSites(run: String)
-    case unknownName(field: String, value: String, choices: [String])
+    case noSiteRuns(path: String)
 
     public var description: String {
         switch self {
@@ -169,8 +169,8 @@ public enum SiteError: Error, CustomStringConvertible, Sendable, Equatable {
             "no run \(run) in the database; list runs with `profctl runs`"
         case .noSites(let run):
             "run \(run) was recorded without --sites; record it again with `profctl record --sites ...`"
-        case .unknownName(let field, let value, let choices):
-            "no \(field) '\(value)' among the sites; valid choices: " + (choices.isEmpty ? "(none)" : choices.joined(separator: ", "))
+        case .noSiteRuns(let path):
+            "\(path) holds no run recorded with --sites; record one with `profctl record --sites SCENARIO`"
         }
     }
 }
