@@ -151,4 +151,64 @@ struct SitesProcessTests {
         let refused = try ProfctlProcess.run(["export", "--format", "pprof", "--db", "none.sqlite"], in: folder.url)
         #expect(refused.status != 0)
     }
+
+    /// Two --sites runs of lazy-container; the second made to regress: Label/eager's
+    /// biggest site grows by 100 B per instance (and the report with it), one site
+    /// vanishes and a new one appears, as a code change would do.
+    func regressedPair() throws -> (TemporaryFolder, a: String, b: String, grown: String, vanished: String) {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let db = try ProfileStore.openExistingForWriting(path: folder.url.appendingPathComponent("profile.sqlite").path)
+        let runs = try db.rows("SELECT run_id, run_key FROM runs ORDER BY started_at, run_key")
+        let (a, b) = (runs[0][0].string ?? "", runs[1][0].string ?? "")
+        let bKey = runs[1][1]
+        let label = try db.rows("""
+            SELECT x.stack_id, st.site_frame_id, f.function FROM sites x JOIN subjects s ON s.subject_id = x.subject_id
+            JOIN site_stacks st ON st.stack_id = x.stack_id JOIN site_frames f ON f.frame_id = st.site_frame_id
+            WHERE x.run_key = ? AND s.component = 'Label' AND s.strategy = 'eager' AND x.kind_id = 0
+            ORDER BY x.live_requested_bytes DESC
+            """, [bKey])
+        try #require(label.count >= 3)
+        let grown = label[0][2].string ?? "", vanished = label[label.count - 1][2].string ?? ""
+        try db.run("UPDATE sites SET live_requested_bytes = live_requested_bytes + 2000, requested_bytes = requested_bytes + 2000 WHERE run_key = ? AND stack_id = ? AND kind_id = 0", [bKey, label[0][0]])
+        try db.run("DELETE FROM sites WHERE run_key = ? AND stack_id = ? AND kind_id = 0 AND subject_id = (SELECT subject_id FROM subjects WHERE component = 'Label' AND strategy = 'eager')", [bKey, label[label.count - 1][0]])
+        try db.run("INSERT INTO site_frames (module, function) VALUES ('profctl', 'Profiler.Label.newCache() -> ()')")
+        try db.run("INSERT INTO site_stacks (frames, depth, site_frame_id) VALUES ('new', 1, last_insert_rowid())")
+        try db.run("""
+            INSERT INTO sites SELECT run_key, subject_id, kind_id, (SELECT stack_id FROM site_stacks WHERE frames = 'new'), 20, 0, 640, 640, 640, 640
+            FROM sites WHERE run_key = ? AND stack_id = ? AND kind_id = 0
+            """, [bKey, label[0][0]])
+        try db.run("UPDATE rollups SET requested_bytes = requested_bytes + 2000 WHERE run_key = ? AND component = 'Label' AND strategy = 'eager'", [bKey])
+        return (folder, a, b, grown, vanished)
+    }
+
+    @Test("sites --diff A B lists the sites that grew, shrank, appeared or vanished, by name")
+    func siteDiff() throws {
+        let (folder, a, b, grown, vanished) = try regressedPair()
+        let diff = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(b.prefix(8)), "--component", "Label",
+                                           "--strategy", "eager", "--kind", "create", "--format", "json"], in: folder.url)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [[String: Any]])
+        func change(_ site: String) -> String? { rows.first { $0["site"] as? String == site }?["change"] as? String }
+        #expect(rows.count == 3, "\(rows)")
+        #expect(change(grown) == "grew")
+        #expect(change(vanished) == "vanished")
+        #expect(change("Profiler.Label.newCache() -> ()") == "appeared")
+        #expect(rows.first { $0["site"] as? String == grown }?["delta_bytes"] as? Int == 2000)
+        let same = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(a.prefix(8))], in: folder.url)
+        #expect(same.status == 0 && same.stderr.contains("0 changed"))
+    }
+
+    @Test("check on a byte regression names the sites that grew, appeared and vanished")
+    func checkNamesSites() throws {
+        let (folder, a, b, grown, vanished) = try regressedPair()
+        let check = try ProfctlProcess.run(["check", "--run", b, "--baseline", a], in: folder.url)
+        #expect(check.status == 2, "\(check.stdout)\n\(check.stderr)")
+        #expect(check.stderr.contains("sites behind the byte regression of lazy-container Label/eager"), "\(check.stderr)")
+        #expect(check.stderr.contains("grew +2000 B  [create] \(grown)"), "\(check.stderr)")
+        #expect(check.stderr.contains("appeared +640 B  [create] Profiler.Label.newCache() -> ()"))
+        #expect(check.stderr.contains("vanished"))
+        #expect(check.stderr.contains(vanished))
+    }
 }
