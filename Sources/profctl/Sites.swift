@@ -20,6 +20,7 @@ struct Sites: ParsableCommand, Exemplified {
             ended: per component and strategy, the create and realize sites sum to the \
             report's bytes per instance x instances. --tree shows the call trees instead; \
             --diff A B lists the sites that grew, shrank, appeared or vanished from run A to run B. \
+            --format html draws each (component, strategy, kind) as an icicle chart (SVG) above the table. \
             Default run: the newest one recorded with --sites.
             """
     )
@@ -71,6 +72,10 @@ struct Sites: ParsableCommand, Exemplified {
             let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
             if tree {
                 Console.output(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
+            } else if format == .html {
+                // A page of its own: icicle charts of the call trees, then the table.
+                Console.output(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
+                                               runID: run.runID, table: SiteQuery.table(rows)))
             } else {
                 Console.output(format.renderer.render(SiteQuery.table(rows)))
             }

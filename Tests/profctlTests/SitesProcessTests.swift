@@ -104,6 +104,13 @@ struct SitesProcessTests {
         let badKind = try ProfctlProcess.run(["sites", "--kind", "bogus"], in: folder.url)
         #expect(badKind.status == 64 && badKind.stderr.contains("create, realize, hit, miss, evict, release"))
 
+        let html = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--format", "html"], in: folder.url)
+        #expect(html.status == 0)
+        #expect(html.stdout.contains("<svg class=\"chart icicle\""))
+        #expect(html.stdout.contains("Label / eager / create: "))
+        #expect(html.stdout.contains("<title>Profiler.Label.__allocating_init"), "\(html.stdout.prefix(600))")
+        #expect(!html.stdout.contains("<script"))
+
         let tree = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--tree"], in: folder.url)
         #expect(tree.status == 0)
         #expect(tree.stdout.hasPrefix("Label / eager / create: \(live) B live"), "\(tree.stdout.prefix(200))")

@@ -134,6 +134,17 @@ public enum SiteQuery {
         return row.line > 0 ? "\(name):\(row.line)" : name
     }
 
+    /// The user's frames of a stack inside the measured region, outermost first (what lies
+    /// outside it, the runner and main, is the same for every site); the site alone if none.
+    static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
+        var inside = frames
+        if let cut = frames.firstIndex(where: { $0.function.contains(" Profiler.AllocationScope.measure") }) {
+            inside = Array(frames[..<cut])
+        }
+        let path = inside.filter(\.isUserCode).reversed().map(\.function)
+        return path.isEmpty ? [site] : Array(path)
+    }
+
     /// The sites as call trees, one per (component, strategy, kind): the user's frames from
     /// the outermost in, each line with the live requested bytes and allocations under it.
     public static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
@@ -160,13 +171,7 @@ public enum SiteQuery {
                 index[title] = root
                 groups.append((title, root))
             }
-            var frames = stacks[row.stackID]?.frames ?? [.unknown]
-            // What lies outside the measured region (the runner, main) is the same for every site.
-            if let cut = frames.firstIndex(where: { $0.function.contains(" Profiler.AllocationScope.measure") }) {
-                frames = Array(frames[..<cut])
-            }
-            var path = frames.filter(\.isUserCode).reversed().map(\.function)
-            if path.isEmpty { path = [row.site] }
+            let path = userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site)
             var node = root
             node.bytes += row.counts.liveRequestedBytes
             node.allocations += row.counts.allocations
