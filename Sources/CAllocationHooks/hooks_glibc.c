@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
+#include "allocation_sites.h" /* record --sites: two guarded calls, see sites.c */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -722,6 +723,7 @@ static void account_free(void *p, size_t usable, uint8_t state) {
     counters *n = shared ? &retired : &tls.n;
     ADD(n, shared, c.frees, 1);
     ADD(n, shared, c.freed_usable, usable);
+    if (UNLIKELY(profctl_sites_on) && !shared) profctl_sites_free(p, usable);
     if (untrack_own(p, usable)) return;
     if (atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published) foreign_free(p, usable, n, shared);
 }
@@ -774,7 +776,10 @@ static SLOW void account_allocation_general(void *p, size_t requested) {
         tls.n.requested += requested;
         tls.n.usable += usable;
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
-        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) track_own(p, requested, usable, window);
+        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
+            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0);
+            track_own(p, requested, usable, window);
+        }
     }
     tls.state = state;
 }
@@ -802,7 +807,10 @@ static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    if (UNLIKELY(tls.tracking)) {
+        if (UNLIKELY(profctl_sites_on)) profctl_sites_alloc(p, requested, usable, (uintptr_t)__builtin_return_address(0));
+        return track_fast(p, requested, usable);
+    }
     return p;
 }
 
@@ -888,6 +896,7 @@ void free(void *p) {
     if (!p) return;
     if (fast()) {
         size_t usable = usable_from_header(p);
+        if (UNLIKELY(profctl_sites_on)) profctl_sites_free(p, usable);
         tls.n.c.frees += 1;
         SEPARATE();
         tls.n.c.freed_usable += usable;

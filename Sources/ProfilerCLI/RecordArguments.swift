@@ -21,12 +21,24 @@ public struct RecordArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))
     public var strategies: String?
 
+    @Flag(help: "Also capture the call stack of every allocation in a measured instance, stored as sites (see `profctl sites`).")
+    public var sites = false
+
+    @Option(help: ArgumentHelp("Frames captured per stack with --sites (1...\(SiteCapture.maximumDepth), default \(SiteCapture.defaultDepth)).", valueName: "n"))
+    public var siteDepth: Int?
+
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors (progress shows only on a terminal anyway).")
     public var quiet = false
 
     public func validate() throws {
         if let repeats, repeats < 1 { throw ValidationError("--repeat must be at least 1 (got \(repeats))") }
         if let instances, instances < 1 { throw ValidationError("--instances must be at least 1 (got \(instances))") }
+        if let siteDepth {
+            guard sites else { throw ValidationError("--site-depth needs --sites") }
+            guard (1...SiteCapture.maximumDepth).contains(siteDepth) else {
+                throw ValidationError("--site-depth must be between 1 and \(SiteCapture.maximumDepth) (got \(siteDepth))")
+            }
+        }
     }
 
     /// Every named scenario (or scenario file) with its options, all checked, so that
@@ -85,9 +97,17 @@ public struct RecordArguments: ParsableArguments {
         for (index, (scenario, options)) in plans.enumerated() {
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
-            let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
+            if sites { try SiteCapture.shared.start(depth: siteDepth ?? SiteCapture.defaultDepth) }
+            let summary: RunSummary
+            do {
+                summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
                                                     environment: environment,
                                                     display: showProgress ? TerminalProgress(prefix: position) : nil)
+            } catch {
+                if sites { _ = SiteCapture.shared.stop() }
+                throw error
+            }
+            if sites { try SiteWriter.write(SiteCapture.shared.stop(), runID: summary.runID, database: database.path) }
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {
                 Console.message(position + ProgressBar.summary(scenario: options.runName ?? scenario.name, runID: summary.runID,

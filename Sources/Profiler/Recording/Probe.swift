@@ -36,7 +36,14 @@ public struct Probe: Sendable {
                           instance: instance, allocations: a.allocations, frees: a.frees,
                           requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
-        try AllocationScope.excluded { try sink.record(event) }
+        try AllocationScope.excluded {
+            if SiteCapture.isCapturing {
+                // A warm-up pass's events go nowhere, and so do its sites.
+                SiteCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
+                                           keep: !(sink is DiscardingSink), untrackedFreedUsable: a.untrackedFreedUsableBytes)
+            }
+            try sink.record(event)
+        }
     }
 
     /// Measures `body` and emits one event for it; returns what the body built.
