@@ -45,6 +45,8 @@ struct TrendChangeTests {
         #expect(lines.dropFirst().filter { !$0[pct].isEmpty }.map { $0[id] } == [first])
         let markdown = try ProfctlProcess.run(trend + ["--format", "markdown"], in: folder.url).stdout
         #expect(markdown.contains("shift_pct") && markdown.split(separator: "\n").contains { $0.contains(first) && $0.contains(" \(Int(before)) ") })
+        let html = try ProfctlProcess.run(trend + ["--format", "html"], in: folder.url).stdout
+        #expect(html.contains("shift_pct") && html.contains(first))
         let table = try ProfctlProcess.run(trend, in: folder.url)
         #expect(table.stdout.contains("shift_pct") && table.stdout.contains(String(format: "%.2f", percent)))
         #expect(table.stderr.contains("1 level shift in 1 of 1 series"))

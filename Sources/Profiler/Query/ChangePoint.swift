@@ -40,9 +40,13 @@ public struct ChangePointParameters: Sendable, Equatable {
         case permutationsCannotReach(significance: Double, permutations: Int, needed: Int)
     }
 
+    /// Three runs on a side: a pair of runs is too little to call a level.
     public static let defaultMinSegment = 3
+    /// One split in a hundred kept by chance in pure noise.
     public static let defaultSignificance = 0.01
+    /// ecp's default; the smallest p-value it can give is 1/200, below the default significance.
     public static let defaultPermutations = 199
+    /// A bound on the work one test may ask for.
     public static let maxPermutations = 100_000
     /// The permutation test's seed: fixed, so the same history gives the same answer.
     public static let seed: UInt64 = 0x5EED_C4A9_6E90_1A75
@@ -84,6 +88,8 @@ public struct ChangePointParameters: Sendable, Equatable {
 /// differs from the one before it by more than the slack both allow (0 for bytes; see
 /// MetricCatalog.allocationMetrics for counts). No statistics: the figures repeat exactly.
 public enum ExactChanges {
+    /// The change points of `values`, where `slack[i]` is how far `values[i]` may move
+    /// between identical runs.
     public static func changePoints(in values: [Double], slack: [Double]) -> [ChangePoint] {
         guard values.count > 1 else { return [] }
         let starts = (1..<values.count).filter { i in

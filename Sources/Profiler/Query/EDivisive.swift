@@ -13,6 +13,8 @@
 /// ordering is as likely as another, so a first split is kept by chance with probability at
 /// most `significance`.
 public enum EDivisive {
+    /// The change points of `values`, in order, each with the medians of its neighbouring
+    /// levels and its p-value. The same values and parameters always give the same answer.
     public static func changePoints(in values: [Double],
                                     parameters: ChangePointParameters = .standard) -> [ChangePoint] {
         var starts: [Int] = []
