@@ -86,7 +86,8 @@ struct TrendCommand: ParsableCommand, Exemplified {
                                                   limit: limit, in: db)
             guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }
             guard !series.isEmpty else {
-                throw ScenarioError.invalidOption("no metric '\(metric ?? "")'\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
+                let what = metric.map { "no metric '\($0)'" } ?? "no metric"
+                throw ScenarioError.invalidOption("\(what)\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
             }
             let found = series.map { Trend.changes(in: $0, parameters: parameters) }
             if changes {
