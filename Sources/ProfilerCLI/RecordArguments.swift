@@ -12,8 +12,15 @@ public struct RecordArguments: ParsableArguments {
     @Option(name: .customLong("repeat"), help: "How many times each scenario runs within its run (default: 1, or the file's).")
     public var repeats: Int?
 
-    @Option(help: "Sets the scenario's main count: instances, rows, items, placements, cells or panels.")
+    @Option(help: ArgumentHelp(RecordArguments.instancesHelp))
     public var instances: Int?
+
+    /// From the built-in scenarios' count parameters, so a new scenario's count is named.
+    static var instancesHelp: String {
+        let names = BuiltInScenarios.all.map(\.countParameter).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+        return "Sets the scenario's main count: \(list)."
+    }
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Sets a parameter, e.g. --set viewport=12 (repeatable).", valueName: "name=value"))
     public var settings: [String] = []

@@ -49,7 +49,7 @@ public struct RunInfo: Sendable, Equatable, Codable {
         buildConfiguration = row[10].string ?? ""
         toolVersion = row[11].string ?? ""
         baselineStrategy = row[12].string ?? ""
-        report = row[13].string ?? ReportKind.savings.rawValue
+        report = row[13].string ?? ReportDeclaration.savings.name
         parameters = row[14].string ?? "{}"
         error = row[15].string
         branch = row[16].string

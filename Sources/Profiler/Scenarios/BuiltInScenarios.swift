@@ -9,6 +9,32 @@ public enum BuiltInScenarios {
         LiveRoomScenario(),
     ]
 
+    /// Every report the built-in scenarios declare, each once (the savings report first).
+    public static let reports: [ReportDeclaration] = reports(of: all)
+
+    /// The reports of some scenarios, each once, the savings report first.
+    public static func reports(of scenarios: [any Scenario]) -> [ReportDeclaration] {
+        ([ReportDeclaration.savings] + scenarios.map(\.report)).reduce(into: []) { unique, report in
+            if !unique.contains(where: { $0.name == report.name }) { unique.append(report) }
+        }
+    }
+
+    /// The built-in reports' views, for a database opened for writing (`migrate`, `merge`).
+    public static func reportViews() throws -> [RepeatableView] {
+        try reports.map { try $0.repeatableView() }
+    }
+
+    /// The reports a database's runs are read with: those it stores, then the built-in ones.
+    public static func reportCatalog(in db: any SQLRowSource) throws -> ReportCatalog {
+        try ReportCatalog.load(from: db, declared: reports)
+    }
+
+    /// The per-scenario part of docs/schema.md: every built-in report and its columns.
+    public static var reportViewsDoc: String {
+        let users = Dictionary(grouping: all, by: \.report.name).mapValues { $0.map(\.name) }
+        return ReportViewsDoc.markdown(reports, users: users)
+    }
+
     public static func named(_ name: String) throws -> any Scenario {
         guard let scenario = all.first(where: { $0.name == name }) else {
             throw ScenarioError.unknownScenario(name, known: all.map(\.name))

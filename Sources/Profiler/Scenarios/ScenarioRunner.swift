@@ -12,7 +12,7 @@ public enum ScenarioRunner {
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
         let resolved = try scenario.resolve(options)
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
-        let recorder = try Recorder.start(database: path, run: scenario.description(for: resolved),
+        let recorder = try Recorder.start(database: path, run: try scenario.description(for: resolved),
                                           environment: environment)
         let ticker = display.map { display in
             ProgressTicker(recorder: recorder, display: display, scenario: resolved.runName,
