@@ -38,10 +38,12 @@ public struct RecordArguments: ParsableArguments {
 
     /// Every named scenario (or scenario file) with its options, all checked, so that
     /// nothing is recorded unless everything is valid. `lookUp` finds a scenario by name.
-    public func plans(for names: [String], lookUp: (String) throws -> any Scenario) throws
+    /// `registry`: the scenarios a scenario file may name.
+    public func plans(for names: [String], lookUp: (String) throws -> any Scenario,
+                      registry: [any Scenario] = BuiltInScenarios.all) throws
         -> [(scenario: any Scenario, options: RecordOptions)] {
         do {
-            return try names.map { try plan(for: $0, lookUp: lookUp) }
+            return try names.map { try plan(for: $0, lookUp: lookUp, registry: registry) }
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -49,12 +51,12 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    private func plan(for argument: String, lookUp: (String) throws -> any Scenario) throws
+    private func plan(for argument: String, lookUp: (String) throws -> any Scenario, registry: [any Scenario]) throws
         -> (scenario: any Scenario, options: RecordOptions) {
         var scenario: any Scenario
         var options: RecordOptions
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") {
-            let file = try ScenarioFile.load(path: argument)
+            let file = try ScenarioFile.load(path: argument, registry: registry)
             (scenario, options) = (file.scenario, file.options)
         } else {
             (scenario, options) = (try lookUp(argument), RecordOptions())
