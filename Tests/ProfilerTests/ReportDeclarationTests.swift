@@ -160,4 +160,14 @@ struct ReportDeclarationTests {
         #expect(throws: ScenarioError.self) { try context.strategies(TwoPlaces.Strategy.self) }
         #expect(throws: ScenarioError.self) { try TwoPlaces().resolve(RecordOptions(strategies: ["three"])) }
     }
+
+    @Test("recording a step or metric the scenario does not declare throws and aborts the run")
+    func undeclaredStepThrows() throws {
+        let options = try TwoPlaces().resolve(RecordOptions())
+        let context = ScenarioContext(sink: DiscardingSink(), repeatIndex: 0, options: options)
+        #expect(throws: ScenarioError.self) { try context.step("biuld", strategy: "one") {} }
+        #expect(throws: ScenarioError.self) { try context.metric("plcaed", 1, strategy: "one") }
+        try context.step("build", strategy: "one") {}
+        try context.metric("placed", 1, strategy: "one")
+    }
 }

@@ -49,6 +49,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownParameter(String, scenario: String, known: [String])
     case invalidValue(String, value: String, expected: String)
     case invalidOption(String)
+    /// A step or metric recorded that the scenario's declaration does not list.
+    case undeclared(String, String, scenario: String, declared: [String])
 
     public var description: String {
         switch self {
@@ -61,6 +63,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
         case .invalidValue(let name, let value, let expected):
             "'\(value)' is not a valid \(name): expected \(expected)"
         case .invalidOption(let text): text
+        case .undeclared(let what, let name, let scenario, let declared):
+            "\(scenario) recorded the \(what) '\(name)', which it does not declare (its \(what)s: \(declared.joined(separator: ", "))); "
+                + "add it to the scenario's \(what)s"
         }
     }
 }

@@ -100,7 +100,7 @@ extension Scenario {
             throw ScenarioError.invalidValue("repeats", value: String(options.repeats), expected: "at least 1")
         }
         return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
-                               runName: options.runName ?? name)
+                               runName: options.runName ?? name, declaredSteps: steps, declaredMetrics: metrics)
     }
 
     func description(for options: ResolvedOptions) throws -> RunDescription {
@@ -119,6 +119,10 @@ public struct ResolvedOptions: Sendable, Equatable {
     public let strategies: [String]
     public let parameters: [String: ParameterValue]
     public let runName: String
+    /// The steps and metrics the scenario declares (empty: undeclared, anything goes):
+    /// recording one it does not declare throws, so its report's view cannot miss it.
+    public internal(set) var declaredSteps: [String] = []
+    public internal(set) var declaredMetrics: [String] = []
 
     public func int(_ name: String) -> Int {
         if case .int(let v) = parameters[name] { return v }
@@ -177,6 +181,9 @@ public struct ScenarioContext: Sendable {
     /// Runs one named step of one strategy; afterwards the strategy's live bytes are sampled.
     @discardableResult
     public func step<T>(_ name: String, strategy: String, _ body: () throws -> T) throws -> T {
+        if !options.declaredSteps.isEmpty, !options.declaredSteps.contains(name) {
+            throw ScenarioError.undeclared("step", name, scenario: options.runName, declared: options.declaredSteps)
+        }
         try AllocationScope.excluded { try sink.enterStep(name) }
         let value = try body()
         try AllocationScope.excluded { try sink.sample(strategy: strategy, repeatIndex: repeatIndex) }
@@ -185,6 +192,9 @@ public struct ScenarioContext: Sendable {
 
     /// Records a number observed in the current step of a strategy.
     public func metric(_ name: String, _ value: Double, strategy: String) throws {
+        if !options.declaredMetrics.isEmpty, !options.declaredMetrics.contains(name) {
+            throw ScenarioError.undeclared("metric", name, scenario: options.runName, declared: options.declaredMetrics)
+        }
         try AllocationScope.excluded { try sink.metric(name, value, strategy: strategy, repeatIndex: repeatIndex) }
     }
 
