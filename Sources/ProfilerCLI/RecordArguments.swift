@@ -94,7 +94,8 @@ public struct RecordArguments: ParsableArguments {
         for (index, (scenario, options)) in plans.enumerated() {
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
-            let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
+            // Resolved once here; the runner takes the result as it is.
+            let summary = try ScenarioRunner.record(scenario, database: database.path, resolved: try scenario.resolve(options),
                                                     environment: environment,
                                                     display: showProgress ? TerminalProgress(prefix: position) : nil)
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9

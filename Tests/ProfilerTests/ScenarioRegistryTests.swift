@@ -15,4 +15,15 @@ struct ScenarioRegistryTests {
         #expect(error.description.contains("known scenarios: lazy-container"))
         #expect(error.line == 1 && error.column == 11)
     }
+
+    @Test("the runner takes resolved options and any sink: no database needed to run a scenario")
+    func runnerIntoSink() throws {
+        let scenario = ReportDeclarationTests.TwoPlaces()
+        let resolved = try scenario.resolve(RecordOptions(repeats: 2, parameters: ["count": .int(3)]))
+        let sink = CollectingSink()
+        try ScenarioRunner.run(scenario, resolved, into: sink)
+        // 3 creates and 3 releases per strategy, two strategies, two repeats.
+        #expect(sink.events.filter { $0.kind == .create }.count == 12)
+        #expect(sink.events.filter { $0.kind == .release }.count == 12)
+    }
 }
