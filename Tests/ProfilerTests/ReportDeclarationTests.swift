@@ -170,4 +170,16 @@ struct ReportDeclarationTests {
         try context.step("build", strategy: "one") {}
         try context.metric("placed", 1, strategy: "one")
     }
+
+    @Test("merge copies a user's report view and declaration into an output that lacks them")
+    func mergeCopiesUsersReport() throws {
+        let input = try TemporaryDatabase(), output = try TemporaryDatabase()
+        try ScenarioRunner.record(TwoPlaces(), database: input.path, options: RecordOptions(instances: 2))
+        _ = try Merger.merge(into: output.path, from: [input.path])
+        let db = try ProfileStore.openForReading(path: output.path)
+        let run = try RunQueries.resolve("latest", in: db)
+        let report = try RunReport.load(run, measure: .requested, catalog: try ReportCatalog.load(from: db, declared: []), from: db)
+        #expect(report.declaration.view == "two_places_report")
+        #expect(report.table.rows.count == 2)
+    }
 }

@@ -38,11 +38,12 @@ public enum ReportViews {
         guard !view.view.isEmpty, view.view.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }) else {
             throw SQLiteError(code: 1, message: "a report view cannot be named '\(view.view)': use lowercase letters, digits and _")
         }
-        try db.execute("DROP VIEW IF EXISTS \(view.view)")
-        try db.execute("CREATE VIEW \(view.view) AS\n\(view.query)")
-        try db.run("DELETE FROM report_views WHERE view = ? OR report = ?", [.text(view.view), .text(view.report)])
+        // Qualified: merge calls this with an input attached, which may hold a view of the same name.
+        try db.execute("DROP VIEW IF EXISTS main.\(view.view)")
+        try db.execute("CREATE VIEW main.\(view.view) AS\n\(view.query)")
+        try db.run("DELETE FROM main.report_views WHERE view = ? OR report = ?", [.text(view.view), .text(view.report)])
         try db.run("""
-            INSERT INTO report_views (view, report, checksum, query, declaration, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO main.report_views (view, report, checksum, query, declaration, updated_at) VALUES (?, ?, ?, ?, ?, ?)
             """, [.text(view.view), .text(view.report), .text(view.checksum), .text(view.query), .text(view.declaration),
                   .text(Timestamp.now())])
     }
