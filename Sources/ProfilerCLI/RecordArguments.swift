@@ -12,8 +12,15 @@ public struct RecordArguments: ParsableArguments {
     @Option(name: .customLong("repeat"), help: "How many times each scenario runs within its run (default: 1, or the file's).")
     public var repeats: Int?
 
-    @Option(help: "Sets the scenario's main count: instances, rows, items, placements, cells or panels.")
+    @Option(help: ArgumentHelp(RecordArguments.instancesHelp))
     public var instances: Int?
+
+    /// From the built-in scenarios' count parameters, so a new scenario's count is named.
+    static var instancesHelp: String {
+        let names = BuiltInScenarios.all.map(\.countParameter).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+        return "Sets the scenario's main count: \(list)."
+    }
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Sets a parameter, e.g. --set viewport=12 (repeatable).", valueName: "name=value"))
     public var settings: [String] = []
@@ -43,10 +50,12 @@ public struct RecordArguments: ParsableArguments {
 
     /// Every named scenario (or scenario file) with its options, all checked, so that
     /// nothing is recorded unless everything is valid. `lookUp` finds a scenario by name.
-    public func plans(for names: [String], lookUp: (String) throws -> any Scenario) throws
+    /// `registry`: the scenarios a scenario file may name.
+    public func plans(for names: [String], lookUp: (String) throws -> any Scenario,
+                      registry: [any Scenario] = BuiltInScenarios.all) throws
         -> [(scenario: any Scenario, options: RecordOptions)] {
         do {
-            return try names.map { try plan(for: $0, lookUp: lookUp) }
+            return try names.map { try plan(for: $0, lookUp: lookUp, registry: registry) }
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -54,12 +63,12 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    private func plan(for argument: String, lookUp: (String) throws -> any Scenario) throws
+    private func plan(for argument: String, lookUp: (String) throws -> any Scenario, registry: [any Scenario]) throws
         -> (scenario: any Scenario, options: RecordOptions) {
         var scenario: any Scenario
         var options: RecordOptions
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") {
-            let file = try ScenarioFile.load(path: argument)
+            let file = try ScenarioFile.load(path: argument, registry: registry)
             (scenario, options) = (file.scenario, file.options)
         } else {
             (scenario, options) = (try lookUp(argument), RecordOptions())
@@ -100,7 +109,8 @@ public struct RecordArguments: ParsableArguments {
             if sites { try SiteCapture.shared.start(depth: siteDepth ?? SiteCapture.defaultDepth) }
             let summary: RunSummary
             do {
-                summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
+                // Resolved once here; the runner takes the result as it is.
+                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: try scenario.resolve(options),
                                                     environment: environment,
                                                     display: showProgress ? TerminalProgress(prefix: position) : nil)
             } catch {

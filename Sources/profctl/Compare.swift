@@ -31,11 +31,7 @@ struct Compare: ParsableCommand, Exemplified {
             let db = try ProfileStore.openForReading(path: database.path)
             let later = try RunQueries.resolve(second, in: db)
             let earlier = try BaselineResolver.resolve(first, for: later, in: db)
-            var request = CheckRequest(baseline: nil)
-            request.allowEnvironmentMismatch = true
-            let verdicts = CheckEngine.compare(current: try MetricCatalog.metrics(of: later, in: db),
-                                               baselines: try earlier.map { try MetricCatalog.metrics(of: $0, in: db) },
-                                               statistics: request.statistics)
+            let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
             noteIncomplete(earlier + [later])
             let heading = Self.heading(earlier: earlier, later: later)
             switch format {

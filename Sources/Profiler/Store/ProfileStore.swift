@@ -7,8 +7,11 @@ public enum ProfileStore {
     /// The database used when neither --db nor PROFCTL_DB says otherwise.
     public static let defaultPath = "profile.sqlite"
 
-    public static func openForWriting(path: String, migrator: Migrator = Migrator()) throws -> SQLiteConnection {
-        try openAndMigrate(path: path, migrator: migrator).connection
+    /// Opens for recording: created and migrated as needed, and `views` (report views
+    /// declared by scenarios) created or brought up to date.
+    public static func openForWriting(path: String, migrator: Migrator = Migrator(),
+                                      views: [RepeatableView] = []) throws -> SQLiteConnection {
+        try openAndMigrate(path: path, migrator: migrator, views: views).connection
     }
 
     /// Opens an existing database to change what it already holds (a baseline label):
@@ -20,7 +23,7 @@ public enum ProfileStore {
     }
 
     /// Opens for writing and says which migrations this call applied.
-    public static func openAndMigrate(path: String, migrator: Migrator = Migrator()) throws
+    public static func openAndMigrate(path: String, migrator: Migrator = Migrator(), views: [RepeatableView] = []) throws
         -> (connection: SQLiteConnection, applied: [Int]) {
         try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
         return try mapOpenErrors(path: path) {
@@ -33,6 +36,7 @@ public enum ProfileStore {
             }
             try db.execute("PRAGMA synchronous = NORMAL")
             let applied = try migrator.migrate(db, verified: verified)
+            try ReportViews.install(views, in: db)
             try markAbandonedRuns(db)
             return (db, applied)
         }
