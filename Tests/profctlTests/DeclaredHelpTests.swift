@@ -14,6 +14,6 @@ struct DeclaredHelpTests {
         for scenario in BuiltInScenarios.all {
             #expect(text.contains(scenario.countParameter), "--instances help lacks \(scenario.countParameter)")
         }
-        #expect(text.contains("main count: instances, rows, cells, placements, items or panels."))
+        #expect(text.contains("main count: instances, rows, cells, placements, items, panels or screens."))
     }
 }
