@@ -11,6 +11,7 @@ struct Export: ParsableCommand, Exemplified {
     static let examples = [
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
+        "profctl export --store postgres://ci@db.example/profctl --run 2d0aa0d3 -o trace.json",
     ]
 
     static let configuration = CommandConfiguration(
@@ -23,13 +24,14 @@ struct Export: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var selection: RunSelection
     @Option(help: "chrome-trace.") var format = Format.chromeTrace
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let runs = try selection.runs(in: db)
             noteIncomplete(runs)
             let trace = try ChromeTrace.export(runs, from: db)

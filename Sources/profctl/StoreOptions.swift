@@ -17,6 +17,13 @@ struct StoreOptions: ParsableArguments {
         return try ProfileStore.openForReading(path: database.path)
     }
 
+    /// The store to change (baseline set and rm): the PostgreSQL one when --store is given,
+    /// else the --db file, which must exist. Neither is created or migrated here.
+    func openForWriting(_ database: DatabaseOptions) throws -> any SQLWritableStore {
+        if let url { return try PostgresStore.openForWriting(url) }
+        return try ProfileStore.openExistingForWriting(path: database.path)
+    }
+
     func validate() throws {
         if let url, url.isEmpty { throw ValidationError("--store needs a postgres:// URL") }
     }

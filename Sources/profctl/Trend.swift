@@ -7,6 +7,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
     static let examples = [
         "profctl trend --scenario lazy-container --component Label --strategy eager --metric bytes_per_instance",
         "profctl trend --scenario image-cache --strategy strong-cache --metric live_bytes_while_shown --format csv",
+        "profctl trend --scenario lazy-container --component Label --strategy lazy --metric bytes_per_instance --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -22,6 +23,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @Option(help: "The scenario.") var scenario: String
     @Option(help: "The metric.") var metric: String
     @Option(help: "The component (for per-component reports).") var component: String?
@@ -34,8 +36,8 @@ struct TrendCommand: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db)
             let names = try ScenarioNames.load(scenario, in: db)
             try names.check(metric: nil, component: nil, strategy: strategy, origin: "--strategy")
@@ -43,7 +45,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
             try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric")
             let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
                                                   limit: limit, in: db)
-            guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: database.path) }
+            guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }
             guard !series.isEmpty else {
                 throw ScenarioError.invalidOption("no metric '\(metric)'\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
             }

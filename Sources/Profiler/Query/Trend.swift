@@ -21,7 +21,7 @@ public enum Trend {
     /// in each, one series per (component, strategy) that `component` and `strategy`
     /// leave open: every series is returned, none is picked silently.
     public static func series(scenario: String, metric: String, component: String?, strategy: String?,
-                              limit: Int, in db: SQLiteConnection) throws -> (runs: [RunInfo], series: [TrendSeries]) {
+                              limit: Int, in db: any SQLRowSource) throws -> (runs: [RunInfo], series: [TrendSeries]) {
         let runs = Array(try db.rows("""
             SELECT \(RunInfo.columns) FROM runs WHERE status = 'complete' AND scenario = ?
             ORDER BY started_at DESC LIMIT ?
