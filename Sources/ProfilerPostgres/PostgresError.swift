@@ -11,6 +11,8 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     case notAProfctlStore(store: String, tables: [String])
     /// The store's schema is newer than this profctl.
     case schemaNewer(store: String, found: Int, known: Int)
+    /// The store's schema is older than this profctl's: reading commands never migrate it.
+    case schemaOlder(store: String, found: Int, latest: Int)
     /// An applied migration differs from the one compiled into this profctl.
     case checksumMismatch(store: String, version: Int, name: String)
     /// The server refused a statement (disk full, permissions, a constraint, ...).
@@ -30,6 +32,8 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(store) holds tables of another application (\(tables.prefix(5).joined(separator: ", "))) and no profctl schema; it was left untouched. Point --store at an empty database or one profctl created."
         case .schemaNewer(let store, let found, let known):
             "\(store) has profctl schema version \(found), newer than this profctl understands (\(known)); use a newer profctl. Nothing was written."
+        case .schemaOlder(let store, let found, let latest):
+            "\(store) has profctl schema version \(found); this profctl reads version \(latest). Migrate it with this profctl's push (profctl push --to URL: it migrates before it copies, keeping every run), then read it again. Nothing was changed."
         case .checksumMismatch(let store, let version, let name):
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):

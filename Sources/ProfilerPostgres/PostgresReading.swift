@@ -75,9 +75,9 @@ public enum PostgresStore {
         let applied = try migrator.applied(in: db)
         guard !applied.isEmpty else { throw StoreError.noRuns(path: db.displayName) }
         try migrator.verify(applied: applied, store: db.displayName)
-        if let pending = migrator.migrations.first(where: { applied[$0.version] == nil }) {
+        if migrator.migrations.contains(where: { applied[$0.version] == nil }) {
             // An older schema: the next push migrates it.
-            throw StoreError.needsMigration(path: db.displayName, found: applied.keys.max() ?? 0, latest: pending.version)
+            throw PostgresError.schemaOlder(store: db.displayName, found: applied.keys.max() ?? 0, latest: migrator.latestVersion)
         }
     }
 }

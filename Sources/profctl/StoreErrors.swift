@@ -21,7 +21,7 @@ func exitCode(for error: PostgresError) -> Int32 {
     case .authenticationFailed: ExitCodes.storeAuthenticationFailed
     case .notAProfctlStore: ExitCodes.notAProfctlStore
     case .schemaNewer: ExitCodes.schemaNewer
-    case .checksumMismatch: ExitCodes.schemaMismatch
+    case .checksumMismatch, .schemaOlder: ExitCodes.schemaMismatch
     case .server: ExitCodes.storeRefused
     case .noStoreNamed, .invalidTarget: ExitCodes.usage
     }

@@ -60,12 +60,10 @@ struct PostgresReadingTests {
         let folder = try Self.recordedAndPushed(server)
         let local = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("local.sqlite").path)
         let store = try PostgresStore.openForReading(server.url)
-        // The store mirrors every view, but its raw `events` table keeps the layout from
-        // before SQLite's version 4 (no `event_series`; docs/fleet.md says so): the one
-        // example that reads the series is SQLite's alone until the store moves too.
-        let all = try Self.exampleQueries()
-        let queries = all.filter { !$0.contains("event_series") }
-        #expect(all.count - queries.count == 1, "examples reading event_series: only the aggregate's")
+        // Every example, those reading the raw event_series and events tables included:
+        // the store keeps events in the file's layout (its migration 0002).
+        let queries = try Self.exampleQueries()
+        #expect(queries.contains { $0.contains("event_series") })
         #expect(queries.count >= 10)
         for query in queries {
             let fromFile = try ReadOnlyQuery.run(query, on: local).table
@@ -95,9 +93,11 @@ struct PostgresReadingTests {
         ["compare", "median:2", "latest", "--format", "markdown"],
         ["query", "SELECT scenario, count(*) AS n FROM runs GROUP BY scenario ORDER BY scenario", "--format", "csv"],
         ["baseline", "list", "--format", "csv"],
+        ["export", "--format", "chrome-trace"],
+        ["export", "--scenario", "lazy-list"],
     ]
 
-    @Test("runs, report, check, trend, compare, query and baseline list read the same from --store as from --db")
+    @Test("runs, report, check, trend, compare, query, baseline list and export read the same from --store as from --db")
     func commandsAgree() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
