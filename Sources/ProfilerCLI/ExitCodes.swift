@@ -42,6 +42,8 @@ public enum ExitCodes {
     public static let notAProfctlStore: Int32 = 22
     /// The PostgreSQL store refused a write (disk full, permissions, ...); the run was rolled back.
     public static let storeRefused: Int32 = 23
+    /// The PostgreSQL store and the connection disagree on TLS (a TLS-only server, sslmode=disable).
+    public static let storeTLSMismatch: Int32 = 24
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 

@@ -7,6 +7,9 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreachable(store: String, message: String)
     /// The server answered and refused the user or password.
     case authenticationFailed(store: String, message: String)
+    /// The server and the connection string disagree on TLS (a TLS-only server reached
+    /// with sslmode=disable, or sslmode=require against a server without TLS).
+    case tlsMismatch(store: String, message: String)
     /// The database holds tables of another application: profctl leaves it alone.
     case notAProfctlStore(store: String, tables: [String])
     /// The store's schema is newer than this profctl.
@@ -28,6 +31,8 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
             "cannot reach the PostgreSQL store \(store): \(message). Is the server running and the host and port right? Nothing was written."
         case .authenticationFailed(let store, let message):
             "the PostgreSQL store \(store) refused the login: \(message). Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). Nothing was written."
+        case .tlsMismatch(let store, let message):
+            "the PostgreSQL store \(store) and this connection disagree on TLS: \(message). A server that accepts only TLS needs sslmode=require in the URL (or verify-full, with its CA in sslrootcert), not sslmode=disable; a server without TLS cannot take sslmode=require. Nothing was written."
         case .notAProfctlStore(let store, let tables):
             "\(store) holds tables of another application (\(tables.prefix(5).joined(separator: ", "))) and no profctl schema; it was left untouched. Point --store at an empty database or one profctl created."
         case .schemaNewer(let store, let found, let known):

@@ -19,6 +19,7 @@ func exitCode(for error: PostgresError) -> Int32 {
     switch error {
     case .unreachable: ExitCodes.storeUnreachable
     case .authenticationFailed: ExitCodes.storeAuthenticationFailed
+    case .tlsMismatch: ExitCodes.storeTLSMismatch
     case .notAProfctlStore: ExitCodes.notAProfctlStore
     case .schemaNewer: ExitCodes.schemaNewer
     case .checksumMismatch, .schemaOlder: ExitCodes.schemaMismatch
