@@ -43,6 +43,7 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):
             "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
+                + (sqlState.hasPrefix("53") ? " The server is out of room (class 53: disk full, memory or a limit): free space on the server, then push again; runs already pushed are skipped." : "")
         case .invalidTarget(let store, let message):
             "'\(store)' is not a PostgreSQL connection string: \(message). Give a postgres://USER@HOST[:PORT]/DB URL or libpq key=value pairs"
         case .noStoreNamed:
