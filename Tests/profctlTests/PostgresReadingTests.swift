@@ -104,8 +104,11 @@ struct PostgresReadingTests {
         for arguments in Self.readingCommands {
             let fromFile = try ProfctlProcess.run(arguments + ["--db", "local.sqlite"], in: folder.url)
             let fromStore = try ProfctlProcess.run(arguments + ["--store", server.url], in: folder.url)
-            #expect(fromFile.status == 0, "\(fromFile.stderr)")
-            #expect(fromStore.status == 0, "\(fromStore.stderr)")
+            // check's verdict may be a regression (exit 2: latencies of two small runs),
+            // but the same one from either store.
+            let expected: Set<Int32> = arguments[0] == "check" ? [0, 2, 4] : [0]
+            #expect(expected.contains(fromFile.status), "\(arguments): \(fromFile.stderr)")
+            #expect(fromStore.status == fromFile.status, "\(arguments): \(fromStore.stderr)")
             #expect(!fromFile.stdout.isEmpty)
             #expect(fromFile.stdout == fromStore.stdout, "\(arguments)")
         }
