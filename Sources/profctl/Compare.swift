@@ -6,6 +6,7 @@ struct Compare: ParsableCommand, Exemplified {
     static let examples = [
         "profctl compare 2d0aa0d3 8c66a13e",
         "profctl compare main latest --format markdown",
+        "profctl compare previous latest --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -22,13 +23,14 @@ struct Compare: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @Argument(help: "The earlier run (the baseline).") var first: String
     @Argument(help: "The later run.") var second: String
     @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let later = try RunQueries.resolve(second, in: db)
             let earlier = try BaselineResolver.resolve(first, for: later, in: db)
             let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts

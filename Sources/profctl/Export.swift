@@ -13,6 +13,7 @@ struct Export: ParsableCommand, Exemplified {
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
         "profctl record lazy-container --sites --quiet && profctl export --run latest --format pprof -o sites.pb.gz   # then: go tool pprof -top sites.pb.gz",
+        "profctl export --store postgres://ci@db.example/profctl --run 2d0aa0d3 -o trace.json",
     ]
 
     static let configuration = CommandConfiguration(
@@ -28,13 +29,14 @@ struct Export: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var selection: RunSelection
     @Option(help: "chrome-trace or pprof.") var format = Format.chromeTrace
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let runs = try selection.runs(in: db)
             noteIncomplete(runs)
             if format == .pprof {

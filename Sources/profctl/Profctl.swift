@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-@main
+/// The root command; ProfctlEntry.main runs it (profctl and profctl-pg call that).
 struct Profctl: ParsableCommand, Exemplified {
     static let examples = [
         "profctl record lazy-container && profctl report",

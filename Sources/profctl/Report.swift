@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 struct Report: ParsableCommand, Exemplified {
     static let examples = [

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
-@testable import profctl
+@testable import ProfctlCommands
 import Profiler
 import ProfilerCLI
 

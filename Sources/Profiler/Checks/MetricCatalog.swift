@@ -95,7 +95,9 @@ public enum MetricCatalog {
                                 name: "\(row[4].string ?? "")\(latencyMarker)\(row[1].string ?? "")")
             medians[key, default: []].append(row[5].double ?? 0)
         }
-        return medians.map { key, samples in
+        // In key order: a dictionary's order changes from one process to the next, and a
+        // trend or a check must print the same rows from the same runs on either store.
+        return medians.sorted { $0.key < $1.key }.map { key, samples in
             Metric(key: key, value: median(samples), polarity: .smallerIsBetter, kind: .latency(samples: samples))
         }
     }
