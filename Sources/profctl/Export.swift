@@ -34,6 +34,14 @@ struct Export: ParsableCommand, Exemplified {
     @Option(help: "chrome-trace or pprof.") var format = Format.chromeTrace
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
+    func validate() throws {
+        if format == .pprof, store.url != nil {
+            // push copies runs without their sites (docs/fleet.md), so the store has none to export.
+            throw ValidationError("--format pprof reads allocation sites, which the PostgreSQL store does not hold: "
+                                  + "export from the --db file the run was recorded into with --sites")
+        }
+    }
+
     func run() throws {
         try reportingStoreErrors {
             let db = try store.open(database)
@@ -54,7 +62,7 @@ struct Export: ParsableCommand, Exemplified {
     }
 
     /// The selected runs' sites; by default only the selected runs recorded with --sites.
-    private func writePprof(_ runs: [RunInfo], _ db: SQLiteConnection) throws {
+    private func writePprof(_ runs: [RunInfo], _ db: any SQLRowSource) throws {
         var ids = runs.map(\.runID)
         if selection.runReference == nil {
             ids = try ids.filter { try SiteQuery.hasSites($0, in: db) }
