@@ -163,7 +163,7 @@ typedef struct thread_state {
      * of closed stretches, and the counts when the open one began. */
     uint64_t excluded_allocations, excluded_requested, excluded_usable;
     uint64_t excluded_since_allocations, excluded_since_requested, excluded_since_usable;
-    struct thread_state *next, *prev; /* the registry, under registry_lock */
+    uint32_t registry_slot; /* its index in registry, while it is there */
     /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
      * thread freed while they were open, credited to the deepest region that holds the
      * block and folded into its parent when it closes (an inner region's figures are
@@ -178,7 +178,16 @@ typedef struct thread_state {
 } thread_state;
 
 static TLS thread_state tls;
-static thread_state *registry; /* live threads, under registry_lock */
+/* Live threads, under registry_lock: an array of pointers, not a list linked through the
+ * threads' TLS. A thread that first calls the hooks after its TLS destructors ran (from the
+ * last round of pthread key destructors, or libc's own thread cleanup) is never unregistered,
+ * since its exit key's destructor cannot run any more; a new thread reusing its TLS block (the
+ * stack cache) sits at the same address. Links stored in that block would be overwritten by
+ * the new thread's zeroed TLS and the list would loop or lose live threads; an array entry is
+ * just found again and reused (see join). PROFCTL_MAX_THREADS live threads at most: beyond
+ * that a thread counts straight into the retired totals, as an exited one does. */
+static thread_state *registry[PROFCTL_MAX_THREADS];
+static uint32_t registry_high; /* slots in use lie below this */
 
 static pthread_key_t exit_key;
 static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
@@ -321,8 +330,7 @@ static void thread_exiting(void *value) {
         uint64_t *from = &tls.n.allocations, *to = &retired.allocations;
         spin_lock(&registry_lock);
         for (size_t i = 0; i < COUNTERS; i++) __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
-        if (tls.prev) tls.prev->next = tls.next; else registry = tls.next;
-        if (tls.next) tls.next->prev = tls.prev;
+        if (tls.registry_slot < registry_high && registry[tls.registry_slot] == &tls) registry[tls.registry_slot] = NULL;
         spin_unlock(&registry_lock);
         atomic_fetch_add(&threads_exited, 1);
     }
@@ -346,11 +354,26 @@ static void ensure_exit_key(void) {
     while (atomic_load(&exit_key_state) == 1) { }
 }
 
-/* A new thread joins the registry and claims a table. Called with state BUSY. */
-static void join(void) {
+/* A new thread joins the registry and claims a table. Called with state BUSY. False when the
+ * registry is full: the thread then counts as an exited one does. */
+static bool join(void) {
     atomic_fetch_add(&threads_seen, 1);
     tls.table = &no_table;
     tls.room = tls.room_synced = 0;
+    /* Our own address already listed is a thread that exited unregistered whose TLS block
+     * this thread reuses (see registry): its counts went with the block; take its slot. */
+    uint32_t slot = PROFCTL_MAX_THREADS, free_slot = PROFCTL_MAX_THREADS;
+    spin_lock(&registry_lock);
+    for (uint32_t i = 0; i < registry_high && slot == PROFCTL_MAX_THREADS; i++) {
+        if (registry[i] == &tls) slot = i;
+        else if (!registry[i] && free_slot == PROFCTL_MAX_THREADS) free_slot = i;
+    }
+    if (slot == PROFCTL_MAX_THREADS) slot = free_slot;
+    if (slot == PROFCTL_MAX_THREADS && registry_high < PROFCTL_MAX_THREADS) slot = registry_high++;
+    if (slot < PROFCTL_MAX_THREADS) registry[slot] = &tls;
+    tls.registry_slot = slot;
+    spin_unlock(&registry_lock);
+    if (slot == PROFCTL_MAX_THREADS) return false;
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
         if (atomic_load_explicit(&tables[i].claimed, memory_order_relaxed) == 0 &&
@@ -369,15 +392,10 @@ static void join(void) {
             break;
         }
     }
-    spin_lock(&registry_lock);
-    tls.prev = NULL;
-    tls.next = registry;
-    if (registry) registry->prev = &tls;
-    registry = &tls;
-    spin_unlock(&registry_lock);
     ensure_exit_key();
     /* The key's value only has to be non-NULL for the destructor to run. */
     if (atomic_load(&exit_key_state) == 2) pthread_setspecific(exit_key, (void *)1);
+    return true;
 }
 
 /* ---- table operations ---- */
@@ -740,8 +758,7 @@ static inline bool enter(void) {
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return false;
     if (tls.state == STATE_NEW) {
         tls.state = STATE_BUSY;
-        join();
-        tls.state = STATE_READY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
     }
     return true;
 }
@@ -751,8 +768,7 @@ static bool enter_always(void) {
     if (tls.state == STATE_BUSY) return false;
     if (tls.state == STATE_NEW) {
         tls.state = STATE_BUSY;
-        join();
-        tls.state = STATE_READY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
     }
     return true;
 }
@@ -1119,8 +1135,9 @@ static void sum_counters(counters *out) {
     memset(out, 0, sizeof *out);
     spin_lock(&registry_lock);
     for (size_t k = 0; k < COUNTERS; k++) sum[k] = __atomic_load_n(&(&retired.allocations)[k], __ATOMIC_RELAXED);
-    for (thread_state *s = registry; s; s = s->next) {
-        const uint64_t *from = &s->n.allocations;
+    for (uint32_t i = 0; i < registry_high; i++) {
+        if (!registry[i]) continue;
+        const uint64_t *from = &registry[i]->n.allocations;
         for (size_t k = 0; k < COUNTERS; k++) sum[k] += peek(&from[k]);
     }
     spin_unlock(&registry_lock);
@@ -1181,7 +1198,9 @@ void profctl_hooks_totals(profctl_totals *t) {
     }
     /* What live threads' fast paths did since they last settled (room taken, less given back). */
     spin_lock(&registry_lock);
-    for (thread_state *s = registry; s; s = s->next) live += (int64_t)(peek(&s->room_synced) - peek(&s->room));
+    for (uint32_t i = 0; i < registry_high; i++) {
+        if (registry[i]) live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+    }
     spin_unlock(&registry_lock);
     t->tracked_live_blocks = live > 0 ? (uint64_t)live : 0;
     t->threads_seen = atomic_load(&threads_seen);
