@@ -60,10 +60,19 @@ public enum LeakCheck {
         }
         if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
-        let verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
+        var verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
             // The strictest budget that applies.
             mine.filter { $0.metric == metric && ($0.component ?? component) == component && ($0.strategy ?? strategy) == strategy }
                 .compactMap(\.max).min()
+        }
+        // With --sites, what was left behind is named by the functions that allocated it.
+        if let sites = try LeakSites.load(runID: run.runID, in: db) {
+            for index in verdicts.indices {
+                let v = verdicts[index]
+                verdicts[index].sites = v.retainedBytes > 0 ? sites[LeakSites.Subject(component: v.component, strategy: v.strategy)] ?? [] : []
+            }
+        } else if verdicts.contains(where: { $0.retainedBytes > 0 }) {
+            notes.append("recorded without --sites: record with --sites to name the functions that allocated what stays")
         }
         return LeakCheckResult(run: run, verdicts: verdicts, notes: notes, growthNotJudged: growthNotJudged)
     }
