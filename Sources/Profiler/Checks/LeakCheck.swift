@@ -71,8 +71,6 @@ public enum LeakCheck {
                 let v = verdicts[index]
                 verdicts[index].sites = v.retainedBytes > 0 ? sites[LeakSites.Subject(component: v.component, strategy: v.strategy)] ?? [] : []
             }
-        } else if verdicts.contains(where: { $0.retainedBytes > 0 }) {
-            notes.append("recorded without --sites: record with --sites to name the functions that allocated what stays")
         }
         return LeakCheckResult(run: run, verdicts: verdicts, notes: notes, growthNotJudged: growthNotJudged)
     }
