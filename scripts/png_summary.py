@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads a PNG (8-bit RGB or RGBA, non-interlaced) with the standard library only and
 prints a JSON summary: size, distinct colours, the background colour, and how many
-pixels have each of the report's series colours. Used by scripts/test-html-report."""
+pixels have each of the report's series colours (or of the colours given after the PNG). Used by scripts/test-html-report."""
 import json, struct, sys, zlib
 from collections import Counter
 
@@ -39,7 +39,9 @@ def pixels(path):
 
 width, height, colours = pixels(sys.argv[1])
 counts = Counter(colours)
-series = {"0a84ff": (10, 132, 255), "ff9f0a": (255, 159, 10), "30b350": (48, 179, 80)}
+# The colours to count: given as hex arguments after the PNG, else the report's series.
+names = sys.argv[2:] or ["0a84ff", "ff9f0a", "30b350"]
+series = {name: tuple(int(name[i:i + 2], 16) for i in (0, 2, 4)) for name in names}
 print(json.dumps({"width": width, "height": height, "distinct": len(counts),
                   "background": "%02x%02x%02x" % counts.most_common(1)[0][0],
                   "series": {name: counts[rgb] for name, rgb in series.items()}}))

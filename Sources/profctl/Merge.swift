@@ -12,7 +12,8 @@ struct Merge: ParsableCommand, Exemplified {
         discussion: """
             Runs are keyed by their UUID: a run already in OUT is skipped, so merging the \
             same input twice adds nothing. Inputs are only read. Runs still recording are \
-            left out. Each input is merged in one transaction.
+            left out. A run's allocation sites (record --sites) come with it, their frames and \
+            stacks stored once in OUT. Each input is merged in one transaction.
             """
     )
 

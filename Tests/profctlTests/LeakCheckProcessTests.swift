@@ -33,6 +33,52 @@ struct LeakCheckProcessTests {
         #expect(leaking["status"] as? String == "retained" && (leaking["growth_bytes_per_round"] as? Double ?? 0) > 0)
     }
 
+    @Test("with --sites, every format names the functions that allocated what the leaking strategies left; the fixed twins name none")
+    func leaksNameTheirSites() throws {
+        let folder = try TemporaryFolder()
+        try record(["swift-leaks", "--instances", "5", "--repeat", "3", "--sites"], in: folder)
+        // What each leaking strategy leaves: the screen its init builds (and what that holds).
+        let named = ["strong-self-closure": "Profiler.TickerScreen.__allocating_init",
+                     "strong-delegate": "Profiler.StrongDelegateDownloader.init",
+                     "unpruned-observers": "Profiler.ThemedScreen.init"]
+        for format in ["table", "markdown", "junit", "github", "json"] {
+            let check = try ProfctlProcess.run(["check", "--leaks", "--format", format], in: folder.url)
+            #expect(check.status == 15, "\(format): \(check.stderr)")
+            for function in named.values { #expect(check.stdout.contains(function), "\(format) lacks \(function)") }
+        }
+        let github = try ProfctlProcess.run(["check", "--leaks", "--format", "github"], in: folder.url).stdout
+        for line in github.split(separator: "\n") where line.contains("-closure:") || line.contains("-delegate:") || line.contains("-observers:") {
+            let leaking = named.keys.contains { line.contains(" \($0): ") }
+            #expect(line.contains("; allocated by ") == leaking, "\(line)")
+        }
+        let json = try ProfctlProcess.run(["check", "--leaks", "--format", "json"], in: folder.url)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let verdicts = try #require((object["leaks"] as? [[String: Any]])?.first?["verdicts"] as? [[String: Any]])
+        #expect(verdicts.count == 6)
+        for verdict in verdicts {
+            let strategy = verdict["strategy"] as? String ?? ""
+            let sites = try #require(verdict["sites"] as? [[String: Any]], "\(strategy) has no sites list")
+            if let function = named[strategy] {
+                // Every round of a leaking strategy leaves bytes, so no round is clamped at zero:
+                // its sites add up to its retained bytes exactly, largest first.
+                let bytes = sites.compactMap { $0["bytes"] as? Int }
+                #expect(bytes.reduce(0, +) == verdict["retained_bytes"] as? Int, "\(strategy): \(sites)")
+                #expect(bytes == bytes.sorted(by: >))
+                #expect(sites.contains { ($0["function"] as? String)?.hasPrefix(function) == true }, "\(strategy): \(sites)")
+            } else {
+                #expect(sites.isEmpty && verdict["status"] as? String == "pass", "\(strategy): \(sites)")
+            }
+        }
+
+        // Recorded without --sites: no list (null), and the notes stay about trusting the verdicts.
+        try record(["swift-leaks", "--instances", "5", "--repeat", "3", "--strategies", "strong-self-closure"], in: folder)
+        let plain = try ProfctlProcess.run(["check", "--leaks", "--format", "json"], in: folder.url)
+        let plainObject = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        let check = try #require((plainObject["leaks"] as? [[String: Any]])?.first)
+        #expect((check["verdicts"] as? [[String: Any]])?.first?["sites"] is NSNull)
+        #expect((check["notes"] as? [String])?.isEmpty == true, "\(check)")
+    }
+
     @Test("fixed twins alone pass (exit 0); budget keys allow retention, and growth beyond its own budget fails")
     func budgets() throws {
         let folder = try TemporaryFolder()

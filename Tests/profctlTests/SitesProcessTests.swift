@@ -218,4 +218,75 @@ struct SitesProcessTests {
         #expect(check.stderr.contains("vanished"))
         #expect(check.stderr.contains(vanished))
     }
+
+    @Test("merge carries sites: frames and stacks deduplicated, profctl sites on the merged file as on each source, runs without sites too")
+    func mergeCarriesSites() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "10", "--sites"], in: folder, db: "a.sqlite")
+        try record(["lazy-container", "lazy-list", "--instances", "10", "--sites"], in: folder, db: "b.sqlite")
+        try record(["identity", "--instances", "5"], in: folder, db: "b.sqlite")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        func siteRuns(_ name: String) throws -> [String] {
+            try ProfileStore.openForReading(path: path(name))
+                .rows("SELECT r.run_id FROM runs r JOIN site_runs s ON s.run_key = r.run_key ORDER BY r.run_id").compactMap { $0.first?.string }
+        }
+        let sources = [("a.sqlite", try siteRuns("a.sqlite")), ("b.sqlite", try siteRuns("b.sqlite"))]
+        #expect(sources.map(\.1.count) == [1, 2])
+        let plainRun = try #require(try ProfileStore.openForReading(path: path("b.sqlite"))
+            .scalar("SELECT run_id FROM runs WHERE scenario = 'identity'")?.string)
+
+        let merge = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(merge.stderr.contains("b.sqlite: 3 runs added"), "\(merge.stderr)")
+        for (file, runs) in sources {
+            for run in runs {
+                for format in [["--format", "json"], ["--tree"], ["--format", "csv"]] {
+                    let source = try ProfctlProcess.run(["sites", "--db", file, "--run", run] + format, in: folder.url)
+                    let merged = try ProfctlProcess.run(["sites", "--db", "all.sqlite", "--run", run] + format, in: folder.url)
+                    #expect(source.status == 0 && merged.status == 0, "\(merged.stderr)")
+                    #expect(source.stdout.count > 200)
+                    #expect(merged.stdout == source.stdout, "sites \(format) of run \(run) from \(file)")
+                }
+            }
+        }
+        // Frames and stacks stored once: as many as the two inputs hold distinct between them.
+        func counts(_ name: String) throws -> [[SQLValue]] {
+            try ProfileStore.openForReading(path: path(name)).rows("""
+                SELECT (SELECT count(*) FROM site_frames), (SELECT count(*) FROM site_stacks), (SELECT count(*) FROM sites),
+                       (SELECT count(*) FROM site_runs)
+                """)
+        }
+        let distinct = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [path("a.sqlite"), """
+            ATTACH '\(path("b.sqlite"))' AS b;
+            SELECT count(*) FROM (SELECT module, function, file, line FROM site_frames UNION SELECT module, function, file, line FROM b.site_frames);
+            SELECT count(*) FROM (SELECT group_concat(f.module || '|' || f.function || '|' || f.file || '|' || f.line, ';') FROM
+                (SELECT sf.stack_id, sf.frame_id FROM site_stack_frames sf ORDER BY sf.stack_id, sf.position) x
+                JOIN site_frames f ON f.frame_id = x.frame_id GROUP BY x.stack_id
+              UNION SELECT group_concat(f.module || '|' || f.function || '|' || f.file || '|' || f.line, ';') FROM
+                (SELECT sf.stack_id, sf.frame_id FROM b.site_stack_frames sf ORDER BY sf.stack_id, sf.position) x
+                JOIN b.site_frames f ON f.frame_id = x.frame_id GROUP BY x.stack_id);
+            """], in: folder.url).stdout.split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+        let (a, b, all) = (try counts("a.sqlite")[0], try counts("b.sqlite")[0], try counts("all.sqlite")[0])
+        #expect(all[0].int64 == distinct.first && all[1].int64 == distinct.last, "merged \(all), distinct \(distinct)")
+        #expect((all[0].int64 ?? 0) < (a[0].int64 ?? 0) + (b[0].int64 ?? 0), "frames shared by the two files are stored once")
+        #expect(all[2].int64 == (a[2].int64 ?? 0) + (b[2].int64 ?? 0))
+        #expect(all[3].int64 == 3)
+        // Sites still sum to the report in the merged file.
+        let siteRunKeys = Set(try ProfileStore.openForReading(path: path("all.sqlite")).rows("SELECT run_key FROM site_runs").compactMap(\.first))
+        #expect(siteRunKeys.count == 3)
+        for row in try reportAndSites(path("all.sqlite")) where siteRunKeys.contains(row[0]) {
+            #expect(row[5] == row[3] && row[6] == row[4], "\(row)")
+        }
+
+        // The run recorded without --sites merged with everything else, and has no sites.
+        let report = try ProfctlProcess.run(["report", "--db", "all.sqlite", "--run", plainRun, "--format", "csv"], in: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.split(whereSeparator: \.isNewline).count > 1)
+        let none = try ProfctlProcess.run(["sites", "--db", "all.sqlite", "--run", plainRun], in: folder.url)
+        #expect(none.status == 1 && none.stderr.contains("record --sites"), "\(none.stderr)")
+        // Merging again adds nothing, sites included.
+        let again = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
+        #expect(again.status == 0)
+        #expect(try counts("all.sqlite")[0] == all)
+    }
 }

@@ -60,10 +60,17 @@ public enum LeakCheck {
         }
         if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
-        let verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
+        var verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
             // The strictest budget that applies.
             mine.filter { $0.metric == metric && ($0.component ?? component) == component && ($0.strategy ?? strategy) == strategy }
                 .compactMap(\.max).min()
+        }
+        // With --sites, what was left behind is named by the functions that allocated it.
+        if let sites = try LeakSites.load(runID: run.runID, in: db) {
+            for index in verdicts.indices {
+                let v = verdicts[index]
+                verdicts[index].sites = v.retainedBytes > 0 ? sites[LeakSites.Subject(component: v.component, strategy: v.strategy)] ?? [] : []
+            }
         }
         return LeakCheckResult(run: run, verdicts: verdicts, notes: notes, growthNotJudged: growthNotJudged)
     }

@@ -37,6 +37,7 @@ public enum LeakOutput {
     static func text(_ results: [LeakCheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
         var sections = results.map { result in
             var section = heading(title(result)) + renderer.render(table(result.verdicts)) + "\n"
+            section += sitesText(result.verdicts)
             for note in result.notes + [result.growthNotJudged].compactMap({ $0 }) { section += "note: \(note)\n" }
             return section
         }
@@ -44,10 +45,30 @@ public enum LeakOutput {
         return sections.joined(separator: "\n")
     }
 
+    /// Sites listed per verdict in the text formats.
+    static let sitesShown = 5
+
+    /// Under the table: for each verdict that left bytes behind, the functions that
+    /// allocated them (runs recorded with --sites), largest first.
+    static func sitesText(_ verdicts: [LeakVerdict]) -> String {
+        var out = ""
+        for v in verdicts {
+            guard let sites = v.sites, !sites.isEmpty else { continue }
+            out += "what \(v.component) / \(v.strategy) left behind, by allocating function:\n"
+            for site in sites.prefix(sitesShown) {
+                out += "  \(site.bytes) B in \(site.blocks) blocks  \(site.function)"
+                    + (site.location.isEmpty ? "" : "  (\(site.location))") + "\n"
+            }
+            if sites.count > sitesShown { out += "  and \(sites.count - sitesShown) more (profctl sites --component \(v.component) --strategy \(v.strategy))\n" }
+        }
+        return out
+    }
+
     static func xml(_ text: String) -> String { CheckOutput.xml(text) }
 
     static func describe(_ result: LeakCheckResult, _ v: LeakVerdict) -> String {
         "\(result.run.scenario) \(v.component) \(v.strategy): \(v.status.rawValue); \(v.note)"
+            + (v.allocatedBy().map { "; " + $0 } ?? "")
     }
 
     /// JUnit XML: a test suite per run, a test case per component and strategy.
@@ -58,7 +79,7 @@ public enum LeakOutput {
             out += "  <testsuite name=\"\(xml(result.run.scenario)) \(result.run.runID.prefix(8)) leaks\" tests=\"\(result.verdicts.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
             for v in result.verdicts {
                 out += "    <testcase classname=\"\(xml(result.run.scenario + "." + v.component))\" name=\"\(xml(v.strategy))\">"
-                out += v.fails ? "<failure message=\"\(xml(describe(result, v)))\" type=\"\(v.status.rawValue)\"/>"
+                out += v.fails ? "<failure message=\"\(xml(describe(result, v)))\" type=\"\(v.status.rawValue)\">\(xml(sitesText([v])))</failure>"
                     : "<system-out>\(xml(describe(result, v)))</system-out>"
                 out += "</testcase>\n"
             }
@@ -105,6 +126,12 @@ public enum LeakOutput {
                     ("measured_rounds", v.growth.map { String($0.measuredRounds) } ?? "null"),
                     ("status", JSONText.string(v.status.rawValue)), ("fails", v.fails ? "true" : "false"),
                     ("note", JSONText.string(v.note)),
+                    ("sites", v.sites.map { sites in
+                        "[" + sites.map { site in
+                            "{\"function\": \(JSONText.string(site.function)), \"location\": \(JSONText.string(site.location)), "
+                                + "\"bytes\": \(site.bytes), \"blocks\": \(site.blocks)}"
+                        }.joined(separator: ", ") + "]"
+                    } ?? "null"),
                 ]
                 return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
             }

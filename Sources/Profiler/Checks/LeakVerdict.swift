@@ -26,6 +26,9 @@ public struct LeakVerdict: Sendable, Equatable {
     public let growth: Growth?
     public let retainedBudget: Double?
     public let growthBudget: Double?
+    /// With `--sites`: the functions that allocated what outlived the round trips, largest
+    /// first (empty when nothing did); nil when the run was recorded without sites.
+    public var sites: [LeakSite]? = nil
 
     /// Rounds after the first (the warm-up round) and how many of them left bytes.
     public struct Growth: Sendable, Equatable {
@@ -50,6 +53,13 @@ public struct LeakVerdict: Sendable, Equatable {
         if growthFails { return .growing }
         if retainedBytes > 0 || growth?.grows == true { return .allowed }
         return .pass
+    }
+
+    /// "allocated by F (N B), G (M B)": the largest `limit` sites, or nil when none is named.
+    public func allocatedBy(limit: Int = 5) -> String? {
+        guard let sites, !sites.isEmpty else { return nil }
+        let named = sites.prefix(limit).map { "\($0.shortName) (\($0.bytes) B)" }
+        return "allocated by " + named.joined(separator: ", ") + (sites.count > limit ? " and \(sites.count - limit) more" : "")
     }
 
     /// One sentence for people: what was left, what was intended, how it grew.

@@ -92,6 +92,7 @@ public enum Merger {
                 FROM source.\(table) x JOIN merged_runs r ON r.source_key = x.run_key;
                 """)
         }
+        try SiteMerge.copy(db)
         try db.execute("""
             INSERT INTO main.baselines (name, scenario, run_id, created_at)
             SELECT name, scenario, run_id, created_at FROM source.baselines WHERE true

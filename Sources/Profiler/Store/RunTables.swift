@@ -20,4 +20,10 @@ public enum RunTables {
                           "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
         ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
     ]
+
+    /// The counts of a `sites` row (record --sites), copied as they are. Sites are not in
+    /// ``perRun``: their stacks and frames are renumbered into the target's by the merge
+    /// (SiteMerge), and the PostgreSQL store has no sites tables yet, so `push` leaves them.
+    public static let siteCounts = ["allocations", "frees", "requested_bytes", "usable_bytes",
+                                    "live_requested_bytes", "live_usable_bytes"]
 }
