@@ -69,6 +69,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         // One connection for the whole run: the writer thread has it from here until
         // writerDone is signalled, and this thread does not touch it in between (opening
         // a second one cost a schema parse per run).
+        // The closure holds the recorder (and so its connection) until the thread lets go of
+        // it, which may come after writerDone is signalled and even after the process exits:
+        // finish() and abort() therefore close the connection themselves.
         let thread = Thread { [self, buffer, runKey, startedAt, writerDone] in
             let series = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt)
             // Read only after writerDone is signalled (the semaphore orders the two threads).
@@ -119,6 +122,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public func finish() throws -> RunSummary {
         guard !ended else { throw RecorderError.alreadyEnded(runID) }
         ended = true
+        // Closed here, not when the recorder goes: the writer thread or a progress display
+        // may hold the recorder past the process's exit, which would leave the run in `-wal`.
+        defer { connection.close() }
         do {
             try drain()
             try connection.transaction {
@@ -140,6 +146,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
         ended = true
         try? drain()
         markAborted(because: error)
+        connection.close()
     }
 
     private func markAborted(because error: any Error) {

@@ -50,7 +50,25 @@ public final class SQLiteConnection {
         }
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Set by `close()`; the handle is gone and every later call throws.
+    private var isClosed = false
+
+    deinit { if !isClosed { sqlite3_close_v2(handle) } }
+
+    /// Closes the handle now rather than when the last reference goes. A writer must
+    /// close before its process exits: only the last connection's close checkpoints a WAL
+    /// database into its main file and removes the `-wal` and `-shm` files, and a
+    /// reference still held elsewhere (another thread's closure) may outlive `exit()`.
+    /// Statements still open keep SQLite's side alive until they are finalized.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_close_v2(handle)
+    }
+
+    private func requireOpen(_ sql: String?) throws {
+        if isClosed { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection to \(path) is already closed", sql: sql) }
+    }
 
     /// Whether a plain path's file and folder are writable (a URI keeps the mode it asks for).
     static func canCleanUpBeside(_ path: String) -> Bool {
@@ -65,6 +83,7 @@ public final class SQLiteConnection {
 
     /// Runs one or more statements that return nothing of interest.
     public func execute(_ sql: String) throws {
+        try requireOpen(sql)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -77,6 +96,7 @@ public final class SQLiteConnection {
     /// Prepares exactly one statement. Text after it (other than blanks and comments)
     /// is an error, so a second statement is never silently ignored.
     public func prepare(_ sql: String) throws -> Statement {
+        try requireOpen(sql)
         var statement: OpaquePointer?
         var leftover = ""
         let code = sql.withCString { start -> Int32 in
