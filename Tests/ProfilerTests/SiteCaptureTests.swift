@@ -49,7 +49,9 @@ struct SiteCaptureTests {
         #expect(small.value.allocations == 3 && small.value.requestedBytes == 600 && small.value.liveRequestedBytes == 600)
         #expect(large.value.allocations == 3 && large.value.requestedBytes == 9000 && large.value.liveRequestedBytes == 9000)
         #expect(small.value.frees == 0 && large.value.frees == 0)
-        #expect(captured.dropped == 0)
+        // Not `captured.dropped == 0`: capture is process-wide, and other suites running at the
+        // same time allocate in regions on threads capture never prepared (dropped, as it
+        // should). That none of this component's blocks was dropped, the exact counts above say.
     }
 
     @Test("the release of an instance is charged to the sites that allocated what it freed")
