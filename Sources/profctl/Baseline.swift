@@ -66,7 +66,7 @@ struct Baseline: ParsableCommand, Exemplified {
             try reportingErrors {
                 let db = try ProfileStore.openExistingForWriting(path: database.path)
                 let removed = try Baselines.remove(name, in: db)
-                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)' (profctl baseline list)") }
+                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)'") }
                 Console.message("removed \(name) from \(removed) run(s)")
             }
         }
