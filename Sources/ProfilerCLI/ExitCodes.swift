@@ -79,15 +79,15 @@ public enum ExitCodes {
     }
 }
 
-/// Runs a command body, turning library errors into a message on stderr and the exit
-/// code that goes with them.
+/// Runs a command body, turning library errors into a message on stderr (with profctl's
+/// flag advice, ``FlagAdvice``) and the exit code that goes with them.
 public func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as ExitCode {
         throw error
     } catch {
-        Console.error(String(describing: error))
+        Console.error(FlagAdvice.message(for: error))
         throw ExitCode(ExitCodes.code(for: error))
     }
 }

@@ -70,7 +70,7 @@ struct Baseline: ParsableCommand, Exemplified {
             try reportingStoreErrors {
                 let db = try store.openForWriting(database)
                 let removed = try db.writing { try Baselines.remove(name, in: db) }
-                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)' (profctl baseline list)") }
+                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)'") }
                 Console.message("removed \(name) from \(removed) run(s)")
             }
         }

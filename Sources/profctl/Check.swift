@@ -142,7 +142,7 @@ struct Check: ParsableCommand, Exemplified {
             let request = try request()
             try Self.requireUsable(budgets: request.budgets, file: budget)
             try CheckNames.validate(budgets: request.budgets, in: db)
-            try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), in: db)
+            try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), origin: "--tolerance", in: db)
             let runs = try selection.runs(in: db)
             if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
             // A scenario without a baseline (new in this branch) must not stop the others
@@ -170,12 +170,17 @@ struct Check: ParsableCommand, Exemplified {
                     unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
                 }
             }
-            Console.output(CheckOutput.render(results, unchecked: unchecked, format: format))
+            Console.output(CheckOutput.render(results, unchecked: unchecked, format: format, advice: FlagAdvice.check))
             for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
             // Byte regressions of runs recorded with --sites: which code allocated the difference.
             // Explanatory only, never part of the verdict (a store without sites tables has none).
             for result in results {
-                for explained in (try? SiteRegression.explain(result, in: db)) ?? [] { Console.message("profctl: " + explained.message()) }
+                for explained in (try? SiteRegression.explain(result, in: db)) ?? [] {
+                    let limit = 10
+                    let all = explained.differences.count > limit
+                        ? "\n  all of them: profctl sites --diff \(explained.baselineRunID.prefix(8)) \(explained.runID.prefix(8)) --component \(explained.component)" : ""
+                    Console.message("profctl: " + explained.message(limit: limit) + all)
+                }
             }
             outcome = CheckOverall(results, unchecked: unchecked)
         }

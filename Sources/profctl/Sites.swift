@@ -59,7 +59,7 @@ struct Sites: ParsableCommand, Exemplified {
             let filter = SiteFilter(component: component, strategy: strategy, kind: kind)
             if diff.count == 2 {
                 let a = try SiteQuery.run(diff[0], in: db), b = try SiteQuery.run(diff[1], in: db)
-                try SiteQuery.validate(filter, runIDs: [a.runID, b.runID], in: db)
+                try SiteQuery.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
                 let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
                                                    try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
                 Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
@@ -68,7 +68,7 @@ struct Sites: ParsableCommand, Exemplified {
             }
             let run = try SiteQuery.run(runReference, in: db)
             noteIncomplete([run])
-            try SiteQuery.validate(filter, runIDs: [run.runID], in: db)
+            try SiteQuery.validate(filter, runIDs: [run.runID], optionPrefix: "--", in: db)
             let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
             if tree {
                 Console.output(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))

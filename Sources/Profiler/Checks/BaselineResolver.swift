@@ -13,9 +13,9 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
         case .baselineNotFound(let what): "baseline not found: \(what)"
         case .environmentMismatch(let differences):
             "the baseline was recorded in another environment (\(differences.joined(separator: "; "))); "
-                + "compare like with like, or pass --allow-env-mismatch"
+                + "compare like with like, or allow the mismatch (CheckRequest.allowEnvironmentMismatch)"
         case .invalidBaseline(let text):
-            "--baseline \(text): expected a run id, a label (profctl baseline list), previous, or median:N"
+            "baseline '\(text)': expected a run id, a baseline label, previous, or median:N"
         case .runNotComplete(let role, let run, let scenario, let status, let reason):
             "\(role), \(scenario) run \(run), is \(status)\(reason.map { " (\($0))" } ?? ""): its figures are partial, "
                 + "not a result; check a complete run (profctl runs lists each run's status)"
@@ -34,7 +34,7 @@ public enum BaselineResolver {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "a baseline label cannot be empty" }
         if ["latest", "previous"].contains(name) || name.hasPrefix("median:") {
-            return "'\(name)' cannot be a baseline label: --baseline reads latest, previous and median:N as rules, "
+            return "'\(name)' cannot be a baseline label: a baseline named latest, previous or median:N is read as that rule, "
                 + "not labels; choose another name (e.g. main)"
         }
         return nil
@@ -65,12 +65,12 @@ public enum BaselineResolver {
         }
         if let labelled = try Baselines.run(named: spec, scenario: run.scenario, in: db) { return [labelled] }
         if try Baselines.exists(spec, in: db) {
-            throw CheckError.baselineNotFound("label '\(spec)' has no \(run.scenario) run (profctl baseline set \(spec) --run ID)")
+            throw CheckError.baselineNotFound("label '\(spec)' has no \(run.scenario) run")
         }
         do {
             return [try RunQueries.resolve(spec, in: db)]
         } catch StoreError.runNotFound {
-            throw CheckError.baselineNotFound("no label or run '\(spec)' (labels: profctl baseline list)")
+            throw CheckError.baselineNotFound("no label or run '\(spec)'")
         }
     }
 

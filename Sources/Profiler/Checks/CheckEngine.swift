@@ -202,7 +202,7 @@ public enum CheckEngine {
         }
         let reachable = MannWhitney.smallestPValue(n1: before.count, n2: after.count)
         guard reachable < options.alpha, let test = MannWhitney.test(before, after) else {
-            return verdict(.inconclusive, "too few repeats (\(before.count) vs \(after.count)) to test at alpha \(options.alpha); record with --repeat 5 or more")
+            return verdict(.inconclusive, "too few repeats (\(before.count) vs \(after.count)) to test at alpha \(options.alpha); record 5 or more repeats")
         }
         let effect = baseline == 0 ? 0 : (median(after) - baseline) / baseline
         let worse = metric.polarity == .smallerIsBetter ? effect : -effect

@@ -9,10 +9,11 @@ public enum CheckFormat: String, Sendable, CaseIterable {
 public enum CheckOutput {
     /// The checked runs, then the scenarios that could not be checked, then (in every
     /// format) the overall outcome the exit code follows.
-    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat) -> String {
+    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat,
+                              advice: CheckAdvice = .library) -> String {
         switch format {
-        case .table: text(results, unchecked, renderer: TableRenderer(), heading: { $0 + "\n\n" })
-        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
+        case .table: text(results, unchecked, renderer: TableRenderer(), advice: advice, heading: { $0 + "\n\n" })
+        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), advice: advice, heading: { "**" + $0 + "**\n\n" })
         case .junit: junit(results, unchecked)
         case .github: github(results, unchecked)
         case .json: json(results, unchecked)
@@ -51,17 +52,17 @@ public enum CheckOutput {
                     })
     }
 
-    static func text(_ results: [CheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer,
+    static func text(_ results: [CheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer, advice: CheckAdvice,
                      heading: (String) -> String) -> String {
         var sections = results.map { result in
             let counts = Dictionary(grouping: result.verdicts, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
             let summary = "\(result.verdicts.count) metrics: " + (counts.isEmpty ? "none gated" : counts.joined(separator: ", "))
             let notable = result.notable
             var undecided = result.verdicts.contains { $0.status == .inconclusive }
-                ? "latencies: too few repeats to test; record with --repeat 5 or more to gate them\n" : ""
+                ? "latencies: too few repeats to test; \(advice.moreRepeats) to gate them\n" : ""
             for note in result.notes { undecided += "note: \(note)\n" }
             if result.verdicts.contains(where: { $0.status == .missing && $0.fails }) {
-                undecided += "missing metrics fail the check: record what the baseline or budget has, or pass --allow-missing\n"
+                undecided += "missing metrics fail the check: record what the baseline or budget has, or \(advice.allowMissing)\n"
             }
             return heading(title(result)) + (notable.isEmpty ? "" : renderer.render(table(notable)) + "\n") + summary + "\n" + undecided
         }

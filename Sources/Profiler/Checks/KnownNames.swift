@@ -126,8 +126,9 @@ public enum CheckNames {
         }
     }
 
-    /// A `--tolerance metric=…` must name a gated metric of some known scenario.
-    public static func validate(toleranceMetrics: [String], in db: any SQLRowSource) throws {
+    /// A tolerance must name a gated metric of some known scenario.
+    /// - Parameter origin: where the tolerance was given, as the caller's user knows it (the CLI says `--tolerance`).
+    public static func validate(toleranceMetrics: [String], origin: String = "tolerance", in db: any SQLRowSource) throws {
         guard !toleranceMetrics.isEmpty else { return }
         let all = try ScenarioNames.knownScenarios(in: db).map { try ScenarioNames.load($0, in: db) }
         // Tolerances apply to exact metrics; latencies are decided by the statistical test.
@@ -135,9 +136,9 @@ public enum CheckNames {
         let derived = Set(all.flatMap(\.derivedMetrics))
         for metric in toleranceMetrics where !exact.contains(metric) {
             let hint = derived.contains(metric) ? "\(metric) is derived from other figures and not gated, so a tolerance for it would do nothing"
-                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by --alpha, --min-effect and --min-effect-ns, not tolerances"
+                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by the statistical test (its alpha and minimum effects in StatisticsOptions), not tolerances"
                 : nil
-            throw UnknownNameError(kind: "exact metric", name: metric, origin: "--tolerance \(metric)=", known: exact.sorted(), hint: hint)
+            throw UnknownNameError(kind: "exact metric", name: metric, origin: "\(origin) \(metric)=", known: exact.sorted(), hint: hint)
         }
     }
 }

@@ -56,7 +56,7 @@ public enum LeakCheck {
         }
         var growthNotJudged: String?
         if repeats < LeakRules.minimumRepeats {
-            growthNotJudged = ("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record with --repeat \(LeakRules.minimumRepeats) or more")
+            growthNotJudged = ("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record \(LeakRules.minimumRepeats) or more repeats")
         }
         if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }

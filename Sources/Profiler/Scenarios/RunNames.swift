@@ -19,7 +19,7 @@ public enum RunNames {
     /// Why a scenario file cannot take `name` because it is a reserved word, or nil.
     public static func reservedClash(_ name: String) -> String? {
         guard reservedWords.contains(name.lowercased()) || name.lowercased().hasPrefix("median:") else { return nil }
-        return "name '\(name)' is reserved: latest, previous and median:N pick runs by rule (--run, --baseline); choose another name"
+        return "name '\(name)' is reserved: latest, previous and median:N pick runs by rule wherever a run or baseline is named; choose another name"
     }
 
     /// Throws when a run name is planned for two kinds at once, or already holds stored

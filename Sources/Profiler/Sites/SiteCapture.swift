@@ -166,11 +166,11 @@ public enum SiteError: Error, CustomStringConvertible, Sendable, Equatable {
         case .badDepth(let d):
             "the site depth must be between 1 and \(SiteCapture.maximumDepth) frames (got \(d))"
         case .noSuchRun(let run):
-            "no run \(run) in the database; list runs with `profctl runs`"
+            "no run \(run) in the database"
         case .noSites(let run):
-            "run \(run) was recorded without --sites; record it again with `profctl record --sites ...`"
+            "run \(run) was recorded without allocation sites; record it again with site capture on"
         case .noSiteRuns(let path):
-            "\(path) holds no run recorded with --sites; record one with `profctl record --sites SCENARIO`"
+            "\(path) holds no run recorded with allocation sites; record one with site capture on"
         }
     }
 }

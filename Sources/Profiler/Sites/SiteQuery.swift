@@ -48,7 +48,9 @@ public enum SiteQuery {
 
     /// Checks every name of `filter` against the run's sites: an unknown one throws
     /// ``UnknownNameError`` with the valid choices.
-    public static func validate(_ filter: SiteFilter, runIDs: [String], in db: any SQLRowSource) throws {
+    /// - Parameter optionPrefix: put before the field's name to say where it was given (the CLI passes `--`).
+    public static func validate(_ filter: SiteFilter, runIDs: [String], optionPrefix origin: String = "site filter ",
+                                in db: any SQLRowSource) throws {
         for (field, value) in [("component", filter.component), ("strategy", filter.strategy), ("kind", filter.kind)] {
             guard let value else { continue }
             var known: Set<String> = []
@@ -58,7 +60,7 @@ public enum SiteQuery {
                     .compactMap { $0.first?.string })
             }
             guard known.contains(value) else {
-                throw UnknownNameError(kind: field, name: value, origin: "--\(field)",
+                throw UnknownNameError(kind: field, name: value, origin: "\(origin)\(field)",
                                        scope: "in the sites of run " + runIDs.joined(separator: " and "), known: known.sorted())
             }
         }

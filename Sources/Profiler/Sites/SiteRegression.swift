@@ -39,7 +39,7 @@ public struct SiteRegression: Sendable {
             text += "\n  \(d.change.rawValue) \(sign)\(d.deltaBytes) B  [\(d.kind)] \(d.site)"
                 + "  (\(d.before.liveRequestedBytes) -> \(d.after.liveRequestedBytes) B, \(d.before.allocations) -> \(d.after.allocations) allocations)"
         }
-        if differences.count > limit { text += "\n  ... and \(differences.count - limit) more: profctl sites --diff \(baselineRunID.prefix(8)) \(runID.prefix(8)) --component \(component)" }
+        if differences.count > limit { text += "\n  ... and \(differences.count - limit) more (the sites of \(component) differing between runs \(baselineRunID.prefix(8)) and \(runID.prefix(8)))" }
         return text
     }
 }

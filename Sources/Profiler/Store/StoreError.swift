@@ -20,33 +20,33 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .missingDatabase(let path):
-            "no database at \(path); record one first, for example: profctl record lazy-container --db \(path)"
+            "no database at \(path); record a run into it first (recording creates the file)"
         case .emptyDatabase(let path):
-            "\(path) is an empty file: nothing has been recorded into it yet (profctl record lazy-container --db \(path))"
+            "\(path) is an empty file: nothing has been recorded into it yet"
         case .notAFile(let path, let kind):
-            "\(path) is \(kind), not a database file; point --db at a file (a new one is created by record)"
+            "\(path) is \(kind), not a database file; use a file path (recording creates a new one)"
         case .foreignDatabase(let path, let reason):
-            "\(path) belongs to another application: \(reason). profctl left it untouched; point --db at a profctl database or at a new file"
+            "\(path) belongs to another application: \(reason). profctl left it untouched; use a profctl database or a new file"
         case .multipleStatements(let sql):
             "query runs one statement at a time; remove what follows the first one: \(sql.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))"
         case .truncatedDatabase(let path, let expected, let actual):
             "\(path) is truncated: its header says \(expected) bytes, the file has \(actual); restore it from a copy (the file was not changed)"
         case .notADatabase(let path):
-            "\(path) is not a SQLite database (or is damaged); point --db at a profctl database or at a new file"
+            "\(path) is not a SQLite database (or is damaged); use a profctl database or a new file"
         case .schemaNewer(let path, let found, let known):
             "\(path) has schema version \(found), newer than this profctl understands (\(known)); use a newer profctl"
         case .needsMigration(let path, let found, let latest):
-            "\(path) has schema version \(found); this profctl expects \(latest). Run: profctl migrate --db \(path)"
+            "\(path) has schema version \(found); this profctl expects \(latest): migrate it first (ProfileStore.openAndMigrate)"
         case .checksumMismatch(let path, let version, let name):
             "\(path): migration \(version) (\(name)) differs from the one applied to this database; migrations must never be edited once shipped"
         case .runNotFound(let path, let run):
-            "no run \(run) in \(path); list runs with: profctl runs --db \(path)"
+            "no run \(run) in \(path) (a run is named by its id, a unique prefix of it, or latest)"
         case .noRuns(let path):
-            "\(path) holds no complete runs yet; record one with: profctl record lazy-container --db \(path)"
+            "\(path) holds no complete runs yet; record one into it first"
         case .readOnlyViolation(let sql):
             "query is read-only and this statement would change the database or reach outside it (a write, ATTACH, a pragma that sets a value, or an extension): \(sql.trimmingCharacters(in: .whitespacesAndNewlines)). Use the sqlite3 shell for that."
         case .queryTimedOut(let seconds):
-            "the query was stopped after \(SQLValue.numberText(seconds)) s; narrow it (a WHERE on run_id, a LIMIT) or raise --timeout"
+            "the query was stopped after \(SQLValue.numberText(seconds)) s; narrow it (a WHERE on run_id, a LIMIT) or give it more time"
         }
     }
 }

@@ -1,0 +1,59 @@
+import Profiler
+
+/// The command-line half of an error message. The library says what is wrong in its own
+/// terms (the value, the file, the run, the choices); profctl adds which command or flag
+/// fixes it, since only profctl knows its flags. Used by ``reportingErrors(_:)``.
+public enum FlagAdvice {
+    /// The error's description followed by profctl's advice, when it has any.
+    public static func message(for error: any Error) -> String {
+        let text = String(describing: error)
+        guard let advice = advice(for: error) else { return text }
+        return text + (text.hasSuffix(".") ? " " : ". ") + advice
+    }
+
+    /// What to type to fix `error`, or nil when the library's message says all there is.
+    public static func advice(for error: any Error) -> String? {
+        switch error {
+        case let store as StoreError: advice(for: store)
+        case let check as CheckError: advice(for: check)
+        case let sites as SiteError: advice(for: sites)
+        case let name as UnknownNameError where name.kind == "exact metric" && name.name.contains(MetricCatalog.latencyMarker):
+            "Set the latency test with --alpha, --min-effect and --min-effect-ns"
+        default: nil
+        }
+    }
+
+    /// The check output's advice, naming profctl's flags.
+    public static let check = CheckAdvice(moreRepeats: "record with --repeat 5 or more", allowMissing: "pass --allow-missing")
+
+    static func advice(for error: StoreError) -> String? {
+        switch error {
+        case .missingDatabase(let path), .emptyDatabase(let path), .noRuns(let path):
+            "Record one with, for example: profctl record lazy-container --db \(path)"
+        case .notAFile, .foreignDatabase, .notADatabase:
+            "Point --db at one (record creates a new file)"
+        case .needsMigration(let path, _, _): "Run: profctl migrate --db \(path)"
+        case .runNotFound(let path, _): "List runs with: profctl runs --db \(path)"
+        case .queryTimedOut: "Raise --timeout for more time"
+        case .multipleStatements, .truncatedDatabase, .schemaNewer, .checksumMismatch, .readOnlyViolation: nil
+        }
+    }
+
+    static func advice(for error: CheckError) -> String? {
+        switch error {
+        case .environmentMismatch: "Pass --allow-env-mismatch to compare anyway"
+        case .invalidBaseline: "Labels: profctl baseline list"
+        case .baselineNotFound: "Labels: profctl baseline list; set one with: profctl baseline set LABEL --run ID"
+        case .runNotComplete: nil
+        }
+    }
+
+    static func advice(for error: SiteError) -> String? {
+        switch error {
+        case .noSites: "Record it again with: profctl record --sites SCENARIO"
+        case .noSiteRuns: "Record one with: profctl record --sites SCENARIO"
+        case .noSuchRun: "List runs with: profctl runs"
+        case .badDepth: nil
+        }
+    }
+}
