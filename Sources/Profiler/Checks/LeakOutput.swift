@@ -59,7 +59,7 @@ public enum LeakOutput {
                 out += "  \(site.bytes) B in \(site.blocks) blocks  \(site.function)"
                     + (site.location.isEmpty ? "" : "  (\(site.location))") + "\n"
             }
-            if sites.count > sitesShown { out += "  and \(sites.count - sitesShown) more (profctl sites --component \(v.component) --strategy \(v.strategy))\n" }
+            if sites.count > sitesShown { out += "  and \(sites.count - sitesShown) more sites of \(v.component) / \(v.strategy)\n" }
         }
         return out
     }

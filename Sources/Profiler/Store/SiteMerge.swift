@@ -67,7 +67,7 @@ enum SiteMerge {
         let copied = try db.scalar("SELECT count(*) FROM main.sites WHERE run_key IN (SELECT target_key FROM merged_runs)")?.int64 ?? 0
         guard source == copied else {
             throw SQLiteError(code: 1, message: "\(source - copied) of \(source) site rows name a stack without frames in the input "
-                                              + "and could not be merged; nothing was merged from it (re-record those runs with --sites)")
+                                              + "and could not be merged; nothing was merged from it (record those runs again with their sites)")
         }
     }
 }
