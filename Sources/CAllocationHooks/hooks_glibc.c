@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
+#include "lifetimes.h" /* temporaries and size classes: lifetimes.c */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -141,6 +142,7 @@ typedef struct thread_state {
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
     uint64_t scope_id; /* innermost open region, 0 when none */
+    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes */
     struct thread_state *next, *prev; /* the registry, under registry_lock */
     /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
      * thread freed while they were open, credited to the deepest region that holds the
@@ -507,6 +509,7 @@ static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, ui
     tls.n.c.attributed_requested += requested;
     SEPARATE();
     tls.n.c.attributed_usable += usable;
+    if (tls.depth) lifetimes_allocated(tls.life, requested, usable);
     own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
 }
 
@@ -555,6 +558,7 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
     if (j) {
         tls.reclaimed_requested[j] += e.requested;
         tls.reclaimed_usable[j] += e.usable;
+        lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
     }
     credit_freer(&tls.n, false, &e, true, usable);
     return true;
@@ -582,6 +586,7 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
     tls.n.c.attributed_requested += requested;
     SEPARATE();
     tls.n.c.attributed_usable += usable;
+    lifetimes_allocated(tls.life, requested, usable);
     table *t = tls.table;
     uint64_t live = t->live;
     /* (live + 1) * 2 > capacity is make_room's business, and so is publishing. */
@@ -815,6 +820,7 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
                 tls.reclaimed_requested[j] += requested;
                 SEPARATE();
                 tls.reclaimed_usable[j] += usable;
+                lifetimes_temporary(tls.life, requested);
             }
             tls.n.c.releasable_requested += requested;
             SEPARATE();
@@ -954,6 +960,7 @@ int profctl_region_begin(profctl_region *r) {
     spin_unlock(&t->lock);
     tls.depth = k;
     tls.scope_id = id;
+    tls.life = lifetimes_open(r->slot, k, id);
     update_tracking();
     r->start = tls.n.c;
     tls.state = STATE_READY;
@@ -982,6 +989,7 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     spin_unlock(&t->lock);
     tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
+    tls.life = lifetimes_close(r->slot, k);
     if (k == 1) tls.reclaimed_requested[0] = tls.reclaimed_usable[0] = 0;
     update_tracking();
 
@@ -1002,6 +1010,13 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
 }
 
 uint64_t profctl_current_scope(void) { return tls.scope_id; }
+
+int lifetimes_thread_position(uint32_t *slot, uint32_t *depth) {
+    if (tls.table == &no_table || tls.state == STATE_NEW) return 0;
+    *slot = (uint32_t)(tls.table - tables);
+    *depth = tls.depth;
+    return 1;
+}
 
 void profctl_exclusion_begin(void) {
     tls.excluded_depth++;

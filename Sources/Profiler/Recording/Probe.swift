@@ -36,7 +36,10 @@ public struct Probe: Sendable {
                           instance: instance, allocations: a.allocations, frees: a.frees,
                           requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
-        try AllocationScope.excluded { try sink.record(event) }
+        try AllocationScope.excluded {
+            try sink.record(event)
+            sink.addLifetimes(of: measured.scopeID, for: event)
+        }
     }
 
     /// Measures `body` and emits one event for it; returns what the body built.
