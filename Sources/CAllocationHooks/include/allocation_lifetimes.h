@@ -33,7 +33,7 @@ typedef struct profctl_lifetimes {
     /// Blocks the region allocated and its thread freed before it closed, and their requested bytes.
     uint64_t temporaries;
     uint64_t temporary_requested_bytes;
-    /// Bit c set when classes[c] has allocations.
+    /// Bit c set when classes[c] may have allocations (every class that has is marked).
     uint64_t used_classes;
     profctl_size_class classes[PROFCTL_SIZE_CLASSES];
 } profctl_lifetimes;

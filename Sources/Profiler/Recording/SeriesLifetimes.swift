@@ -65,7 +65,7 @@ final class SeriesLifetimes: @unchecked Sendable {
             let f = s.figures.pointee
             let used = withUnsafeBytes(of: f.classes) { Array($0.bindMemory(to: profctl_size_class.self)) }
             var allocations: UInt64 = 0, requested: UInt64 = 0, usable: UInt64 = 0
-            for (index, c) in used.enumerated() where f.used_classes & (1 << UInt64(index)) != 0 {
+            for (index, c) in used.enumerated() where c.allocations > 0 {
                 allocations &+= c.allocations
                 requested &+= c.requested_bytes
                 usable &+= c.usable_bytes
