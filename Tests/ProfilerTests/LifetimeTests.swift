@@ -129,4 +129,25 @@ struct LifetimeTests {
             #expect(histogram == events, "\(scenario.name)")
         }
     }
+
+    @Test("the HTML report draws a recorded run's size classes, labelled by the sizes each class holds")
+    func chart() throws {
+        #expect(SizeClassChart.label(0) == "0-1")
+        #expect(SizeClassChart.label(4) == "16-31")
+        #expect(SizeClassChart.label(6) == "64-127")
+        #expect(SizeClassChart.label(10) == "1K-2K")
+        #expect(SizeClassChart.label(19) == "512K-1M")
+        let temp = try TemporaryDatabase()
+        let blocks = Blocks()
+        try Self.recordKnownSizes(instances: 2, into: temp.path, blocks: blocks)
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let run = try #require(RunQueries.list(db).first)
+        let points = try SizeClassQuery.load(run, from: db)
+        #expect(points.map(\.sizeClass) == [4, 6, 9])
+        #expect(points.allSatisfy { $0.strategy == "plain" && $0.allocations == 2 })
+        let html = SizeClassChart.render(points, strategyOrder: [])
+        #expect(html.components(separatedBy: "<svg").count - 1 == 2)
+        #expect(html.contains(">16-31<") && html.contains(">64-127<") && html.contains(">512-1023<"))
+        #expect(SizeClassChart.render([], strategyOrder: ["plain"]).isEmpty)
+    }
 }
