@@ -8,6 +8,9 @@ let package = Package(
         // The record command line, for users' own executables.
         .library(name: "ProfilerCLI", targets: ["ProfilerCLI"]),
         .executable(name: "profctl", targets: ["profctl"]),
+        // profctl's commands with the PostgreSQL client (libpq): profctl runs it for --store,
+        // push and PostgreSQL URLs; apart, so README command 1 does not build the client.
+        .executable(name: "profctl-pg", targets: ["profctl-pg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,14 +58,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(
-            name: "profctl",
+        // Every profctl command, in Sources/profctl; the PostgreSQL store behind a seam
+        // (SharedStore.swift) that only profctl-pg fills.
+        .target(
+            name: "ProfctlCommands",
             dependencies: [
                 "Profiler",
                 "ProfilerCLI",
-                "ProfilerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/profctl"
+        ),
+        .executableTarget(name: "profctl", dependencies: ["ProfctlCommands"], path: "Sources/profctl-main"),
+        .executableTarget(
+            name: "profctl-pg",
+            dependencies: ["ProfctlCommands", "ProfilerPostgres", "Profiler", "ProfilerCLI"]
         ),
         // Benchmarks are a program, not tests: figures as ratios against a baseline of the same run.
         .target(name: "CBenchLoops", dependencies: ["CSQLite", "CAllocationHooks"]),
@@ -76,6 +86,9 @@ let package = Package(
         // allocations (the hooks chained to it): the window's witness test.
         .target(name: "HookWitness"),
         .executableTarget(name: "hook-witness", dependencies: ["HookWitness", "Profiler"]),
+        // An identical copy of Examples/OwnComponents' 20-line main.swift (a test checks it is),
+        // built with the tests so they can record it and read the database with profctl.
+        .executableTarget(name: "own-components-example", dependencies: ["Profiler", "ProfilerCLI"]),
         // Compiles migrations/*.sql into the binary so a copied profctl works anywhere.
         .executableTarget(name: "EmbedMigrations"),
         .plugin(
@@ -91,6 +104,9 @@ let package = Package(
             name: "profctlTests",
             dependencies: [
                 "profctl",
+                "own-components-example",
+                "profctl-pg",
+                "ProfctlCommands",
                 "Profiler",
                 "ProfilerCLI",
                 "ProfilerPostgres",

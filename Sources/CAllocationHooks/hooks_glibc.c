@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
 #include "lifetimes.h" /* temporaries and size classes: lifetimes.c */
+#include "allocation_sites.h" /* record --sites: two guarded calls, see sites.c */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -102,10 +103,11 @@ typedef struct entry {
 typedef struct table {
     /* The owner's line. */
     _Atomic int claimed;   /* a thread owns or owned this table's index */
-    entry *entries;        /* changed only under lock (growth) */
+    entry *entries;        /* changed only under lock (growth); empty_entries until the first insert */
     uint64_t mask;         /* capacity - 1 */
-    uint32_t shift;        /* 64 - log2(capacity) */
-    uint64_t live;         /* entries in the table */
+    uint64_t byte_mask;    /* mask * sizeof(entry): the fast paths index by bytes */
+    uint64_t live;         /* entries in the table, less what the owner's fast paths did since it
+                            * last settled (tls.room_synced - tls.room, see settle_live) */
     _Atomic uint64_t seq;  /* odd while entries move */
     _Atomic uint64_t dead; /* entries other threads marked dead, not yet purged */
     char pad0[12];
@@ -119,8 +121,16 @@ typedef struct table {
     uint64_t foreign_reclaimed_usable[MAX_DEPTH + 1];
 } table;
 
+_Static_assert(sizeof(entry) == 32, "the fast paths index entries by (address << 1) & byte_mask");
+
+/* A table with no entries yet points here: one empty slot, mask 0, so the fast paths look
+ * without testing for a missing array and always miss. */
+static entry empty_entries[1];
+
 static table tables[PROFCTL_MAX_THREADS];
-static table no_table; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
+static table no_table = { .entries = empty_entries }; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
+
+static inline bool has_entries(const table *t) { return t->entries && t->entries != empty_entries; }
 static _Atomic uint32_t tables_high_water; /* highest index claimed, + 1 */
 
 /* Tables other threads must search when a free misses their own. */
@@ -136,25 +146,50 @@ typedef struct thread_state {
     uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
     uint8_t tracking; /* a region is open and the thread is not excluded */
     uint32_t published; /* 1 while its table is in published_tables */
-    uint64_t insert_limit; /* the fast insert applies while table->live is below it; 0 sends it the slow way */
+    /* Inserts the fast path may still make before the table is half full: it takes one, a
+     * fast free gives one back, 0 sends the insert the slow way (unpublished, no entries,
+     * or full). The table's true live count is table->live + room_synced - room. */
+    uint64_t room;
+    uint64_t room_synced;
     table *table;     /* &no_table when it has none */
     counters n;
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
     uint64_t scope_id; /* innermost open region, 0 when none */
-    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes */
-    struct thread_state *next, *prev; /* the registry, under registry_lock */
+    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
+    /* The innermost open region's own blocks this thread freed while it was open (see
+     * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
+    uint64_t top_reclaimed_requested, top_reclaimed_usable;
+    /* Allocations counted while excluded (regions derive what they attributed from these:
+     * everything counted while they were open, less the excluded stretches): the totals
+     * of closed stretches, and the counts when the open one began. */
+    uint64_t excluded_allocations, excluded_requested, excluded_usable;
+    uint64_t excluded_since_allocations, excluded_since_requested, excluded_since_usable;
+    uint32_t registry_slot; /* its index in registry, while it is there */
     /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
      * thread freed while they were open, credited to the deepest region that holds the
      * block and folded into its parent when it closes (an inner region's figures are
-     * its own; the outer's include them). */
+     * its own; the outer's include them). The innermost region's are top_reclaimed_*. */
     uint64_t stack[MAX_DEPTH + 1];
     uint64_t reclaimed_requested[MAX_DEPTH + 1];
     uint64_t reclaimed_usable[MAX_DEPTH + 1];
+    /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
+     * general path also credits releasable and tracked frees, so a region subtracts these. */
+    uint64_t general_reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t general_reclaimed_usable[MAX_DEPTH + 1];
 } thread_state;
 
 static TLS thread_state tls;
-static thread_state *registry; /* live threads, under registry_lock */
+/* Live threads, under registry_lock: an array of pointers, not a list linked through the
+ * threads' TLS. A thread that first calls the hooks after its TLS destructors ran (from the
+ * last round of pthread key destructors, or libc's own thread cleanup) is never unregistered,
+ * since its exit key's destructor cannot run any more; a new thread reusing its TLS block (the
+ * stack cache) sits at the same address. Links stored in that block would be overwritten by
+ * the new thread's zeroed TLS and the list would loop or lose live threads; an array entry is
+ * just found again and reused (see join). PROFCTL_MAX_THREADS live threads at most: beyond
+ * that a thread counts straight into the retired totals, as an exited one does. */
+static thread_state *registry[PROFCTL_MAX_THREADS];
+static uint32_t registry_high; /* slots in use lie below this */
 
 static pthread_key_t exit_key;
 static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
@@ -260,6 +295,24 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
     tls.state = state;
 }
 
+/* ---- the owner's live count ----
+ * The fast paths count inserts and frees in tls.room (one add at a fixed offset) instead
+ * of table->live; every owner path that reads or changes table->live settles first and
+ * opens the room again after. Nothing else on the thread runs in between. */
+
+/* Folds what the fast paths did since the last settle into table->live; closes the room. */
+static inline void settle_live(table *t) {
+    if (tls.room_synced != tls.room) t->live += tls.room_synced - tls.room;
+    tls.room = tls.room_synced = 0;
+}
+
+/* Opens the room for the fast insert: up to half the capacity, once the table is published
+ * and has entries; else 0, which sends the insert the slow way (publishing, growing). */
+static inline void open_room(const table *t) {
+    uint64_t limit = tls.published && has_entries(t) ? (t->mask + 1) / 2 : 0;
+    tls.room = tls.room_synced = limit > t->live ? limit - t->live : 0;
+}
+
 /* ---- thread registry ---- */
 
 static void thread_exiting(void *value) {
@@ -269,6 +322,7 @@ static void thread_exiting(void *value) {
     if (state != STATE_NEW && state != STATE_EXITED) {
         table *t = tls.table;
         if (t != &no_table) {
+            settle_live(t);
             spin_lock(&t->lock);
             t->owned = false; /* from now on other threads remove its entries themselves */
             t->depth = 0;
@@ -278,13 +332,12 @@ static void thread_exiting(void *value) {
         uint64_t *from = &tls.n.allocations, *to = &retired.allocations;
         spin_lock(&registry_lock);
         for (size_t i = 0; i < COUNTERS; i++) __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
-        if (tls.prev) tls.prev->next = tls.next; else registry = tls.next;
-        if (tls.next) tls.next->prev = tls.prev;
+        if (tls.registry_slot < registry_high && registry[tls.registry_slot] == &tls) registry[tls.registry_slot] = NULL;
         spin_unlock(&registry_lock);
         atomic_fetch_add(&threads_exited, 1);
     }
     tls.table = &no_table;
-    tls.insert_limit = 0;
+    tls.room = tls.room_synced = 0;
     tls.tracking = 0;
     tls.depth = 0;
     tls.scope_id = 0;
@@ -303,11 +356,26 @@ static void ensure_exit_key(void) {
     while (atomic_load(&exit_key_state) == 1) { }
 }
 
-/* A new thread joins the registry and claims a table. Called with state BUSY. */
-static void join(void) {
+/* A new thread joins the registry and claims a table. Called with state BUSY. False when the
+ * registry is full: the thread then counts as an exited one does. */
+static bool join(void) {
     atomic_fetch_add(&threads_seen, 1);
     tls.table = &no_table;
-    tls.insert_limit = 0;
+    tls.room = tls.room_synced = 0;
+    /* Our own address already listed is a thread that exited unregistered whose TLS block
+     * this thread reuses (see registry): its counts went with the block; take its slot. */
+    uint32_t slot = PROFCTL_MAX_THREADS, free_slot = PROFCTL_MAX_THREADS;
+    spin_lock(&registry_lock);
+    for (uint32_t i = 0; i < registry_high && slot == PROFCTL_MAX_THREADS; i++) {
+        if (registry[i] == &tls) slot = i;
+        else if (!registry[i] && free_slot == PROFCTL_MAX_THREADS) free_slot = i;
+    }
+    if (slot == PROFCTL_MAX_THREADS) slot = free_slot;
+    if (slot == PROFCTL_MAX_THREADS && registry_high < PROFCTL_MAX_THREADS) slot = registry_high++;
+    if (slot < PROFCTL_MAX_THREADS) registry[slot] = &tls;
+    tls.registry_slot = slot;
+    spin_unlock(&registry_lock);
+    if (slot == PROFCTL_MAX_THREADS) return false;
     for (uint32_t i = 1; i < PROFCTL_MAX_THREADS; i++) {
         int expected = 0;
         if (atomic_load_explicit(&tables[i].claimed, memory_order_relaxed) == 0 &&
@@ -317,6 +385,7 @@ static void join(void) {
             spin_lock(&tables[i].lock);
             tables[i].owned = true;
             tables[i].depth = 0;
+            if (!tables[i].entries) tables[i].entries = empty_entries;
             tls.published = tables[i].published;
             spin_unlock(&tables[i].lock);
             tls.table = &tables[i];
@@ -325,21 +394,25 @@ static void join(void) {
             break;
         }
     }
-    spin_lock(&registry_lock);
-    tls.prev = NULL;
-    tls.next = registry;
-    if (registry) registry->prev = &tls;
-    registry = &tls;
-    spin_unlock(&registry_lock);
     ensure_exit_key();
     /* The key's value only has to be non-NULL for the destructor to run. */
     if (atomic_load(&exit_key_state) == 2) pthread_setspecific(exit_key, (void *)1);
+    return true;
 }
 
 /* ---- table operations ---- */
 
+/* A block's home slot: its address in units of 16 bytes (glibc's alignment), modulo the
+ * capacity. No multiply: the fast paths compute it as a byte offset, (a << 1) & byte_mask,
+ * in three instructions. Heap blocks sit side by side, so consecutive addresses take
+ * distinct slots; what collides is addresses a multiple of 16 x capacity apart (large
+ * mmapped blocks, page-aligned, share capacity/256 homes), which linear probing absorbs. */
 static inline uint64_t home_of(const table *t, uintptr_t a) {
-    return ((uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull) >> t->shift;
+    return (uint64_t)(a >> 4) & t->mask;
+}
+
+static inline entry *home_entry(const table *t, uintptr_t a) {
+    return (entry *)((char *)t->entries + (((uint64_t)a << 1) & t->byte_mask));
 }
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
@@ -375,11 +448,10 @@ static void unpublish_locked(table *t) {
     atomic_fetch_and(&published_tables[index / 64], ~(1ull << (index % 64)));
     atomic_fetch_sub(&published_count, 1);
     tls.published = 0;
-    tls.insert_limit = 0;
 }
 
-static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e) {
-    uint64_t i = ((uint64_t)(e->address >> 4) * 0x9E3779B97F4A7C15ull) >> shift;
+static void insert_into(entry *es, uint64_t mask, const entry *e) {
+    uint64_t i = (uint64_t)(e->address >> 4) & mask;
     while (es[i].address != 0) i = (i + 1) & mask;
     es[i] = *e;
 }
@@ -387,22 +459,21 @@ static void insert_into(entry *es, uint64_t mask, uint32_t shift, const entry *e
 /* Rebuilds the table at the given capacity without its dead entries, under the lock:
  * readers on other threads hold it while they look. The owner's call. */
 static bool rebuild(table *t, uint64_t capacity) {
-    uint32_t shift = (uint32_t)(64 - __builtin_ctzll(capacity));
     entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
     spin_lock(&t->lock);
-    entry *old = t->entries;
+    entry *old = has_entries(t) ? t->entries : NULL;
     uint64_t old_capacity = old ? t->mask + 1 : 0, live = 0;
     for (uint64_t i = 0; i < old_capacity; i++) {
         if (old[i].address && !(old[i].address & 1)) {
-            insert_into(fresh, capacity - 1, shift, &old[i]);
+            insert_into(fresh, capacity - 1, &old[i]);
             live++;
         }
     }
     t->entries = fresh;
     t->mask = capacity - 1;
-    t->shift = shift;
+    t->byte_mask = (capacity - 1) * sizeof(entry);
     t->live = live;
     atomic_store_explicit(&t->dead, 0, memory_order_relaxed);
     spin_unlock(&t->lock);
@@ -413,7 +484,7 @@ static bool rebuild(table *t, uint64_t capacity) {
 /* Room for one more entry at under half load: the dead ones go first, then it doubles. */
 static bool make_room(table *t) {
     uint64_t dead = atomic_load_explicit(&t->dead, memory_order_relaxed);
-    uint64_t capacity = t->entries ? t->mask + 1 : 512;
+    uint64_t capacity = has_entries(t) ? t->mask + 1 : 512;
     while ((t->live - dead + 1) * 2 > capacity) capacity *= 2;
     if (capacity < 1024) capacity = 1024;
     return rebuild(t, capacity);
@@ -421,11 +492,11 @@ static bool make_room(table *t) {
 
 /* Sheds dead entries, when there are any. The owner's call, outside the hot paths. */
 static void purge(table *t) {
-    if (atomic_load_explicit(&t->dead, memory_order_relaxed) && t->entries) rebuild(t, t->mask + 1);
+    if (atomic_load_explicit(&t->dead, memory_order_relaxed) && has_entries(t)) rebuild(t, t->mask + 1);
 }
 
 /* The owner inserts a block; an entry already there for the address is stale (its block
- * was freed on a path the hooks did not see) and is overwritten. */
+ * was freed on a path the hooks did not see) and is overwritten. Called settled. */
 static inline void own_insert(table *t, uintptr_t a, uint64_t requested, uint64_t usable, uint64_t tag) {
     if (UNLIKELY(!tls.published)) publish(t);
     if (UNLIKELY((t->live + 1) * 2 > t->mask + 1)) {
@@ -502,6 +573,9 @@ static inline uint64_t even_seq(table *t) {
     else (n)->field += (amount); \
 } while (0)
 
+/* The general path's insert. The attributed counters are the window's (summed over threads);
+ * a region derives its own from everything counted while it was open (see attributed_now),
+ * which is why the fast insert keeps none. */
 static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, uint64_t window) {
     table *t = tls.table;
     tls.n.c.attributed_allocations += 1;
@@ -510,7 +584,9 @@ static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, ui
     SEPARATE();
     tls.n.c.attributed_usable += usable;
     if (tls.depth) lifetimes_allocated(tls.life, requested, usable);
+    settle_live(t);
     own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
+    open_room(t);
 }
 
 /* The freeing thread's own share of a tracked free: whether its regions may count it as
@@ -548,20 +624,31 @@ static ALWAYS_INLINE bool fresh_entry(const entry *e, size_t usable) { return !u
 /* Looks for p in this thread's own table; removes and credits it. True when found fresh. */
 static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
     table *t = tls.table;
-    if (LIKELY(t->live == 0)) return false;
-    int64_t i = find(t, (uintptr_t)p);
-    if (i < 0) return false;
-    entry e = t->entries[i];
-    own_remove_at(t, (uint64_t)i);
-    if (UNLIKELY(!fresh_entry(&e, usable))) return false;
-    uint32_t j = holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK);
-    if (j) {
-        tls.reclaimed_requested[j] += e.requested;
-        tls.reclaimed_usable[j] += e.usable;
-        lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
+    settle_live(t);
+    bool found = false;
+    int64_t i = t->live ? find(t, (uintptr_t)p) : -1;
+    if (i >= 0) {
+        entry e = t->entries[i];
+        own_remove_at(t, (uint64_t)i);
+        found = fresh_entry(&e, usable);
+        uint32_t j = found ? holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK) : 0;
+        if (j) {
+            if (j == tls.depth) {
+                tls.top_reclaimed_requested += e.requested;
+                tls.top_reclaimed_usable += e.usable;
+                lifetimes_temporary(tls.life, e.requested);
+            } else {
+                tls.reclaimed_requested[j] += e.requested;
+                tls.reclaimed_usable[j] += e.usable;
+                lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
+            }
+            tls.general_reclaimed_requested[j] += e.requested;
+            tls.general_reclaimed_usable[j] += e.usable;
+        }
+        if (found) credit_freer(&tls.n, false, &e, true, usable);
     }
-    credit_freer(&tls.n, false, &e, true, usable);
-    return true;
+    open_room(t);
+    return found;
 }
 
 /* ---- the owner's fast paths, in a region with no window ----
@@ -569,37 +656,33 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
  * with room, and the free of the block it allocated last in a probe run of one. These are
  * leaves that save no registers; everything else goes to the general functions above. */
 
+/* The fast insert's way out, with the room it took given back. */
 static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
     table *t = tls.table;
+    tls.room += 1;
+    settle_live(t);
     own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
     /* Published and with entries now, unless mmap failed: the fast insert may take over. */
-    tls.insert_limit = tls.published && t->entries ? (t->mask + 1) / 2 : 0;
+    open_room(t);
     return p;
 }
 
 /* Tracks a block allocated on the fast path, inline in malloc (one frame, no call): the
- * block's home slot is empty and the table has room (not publishing, not growing).
+ * table has room (published, not growing) and the block's home slot is empty. It keeps
+ * no attributed counters (a region derives them) and no live count (the room is it).
  * Anything else is own_insert's, out of line. */
 static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
-    tls.n.c.attributed_allocations += 1;
-    SEPARATE();
-    tls.n.c.attributed_requested += requested;
-    SEPARATE();
-    tls.n.c.attributed_usable += usable;
-    lifetimes_allocated(tls.life, requested, usable);
-    table *t = tls.table;
-    uint64_t live = t->live;
-    /* (live + 1) * 2 > capacity is make_room's business, and so is publishing. */
-    if (UNLIKELY(live >= tls.insert_limit)) return track_slow(p, requested, usable);
+    lifetimes_allocated(tls.life, requested, usable); /* tracking: a region is open */
+    /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
+    if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
-    entry *e = &t->entries[home_of(t, a)];
+    entry *e = home_entry(tls.table, a);
     if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
     e->requested = requested;
     e->usable = usable;
     e->tag = tls.scope_id; /* no window on the fast path: the scope alone, already within SCOPE_MASK */
     /* The address last: a reader on another thread sees a whole entry or none. */
     __atomic_store_n(&e->address, a, __ATOMIC_RELEASE);
-    t->live = live + 1;
     return p;
 }
 
@@ -617,7 +700,7 @@ static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) 
             table *t = &tables[index];
             if (t == tls.table) continue;
             spin_lock(&t->lock);
-            if (!t->entries) { spin_unlock(&t->lock); continue; }
+            if (!has_entries(t)) { spin_unlock(&t->lock); continue; }
             entry e = { 0, 0, 0, 0 };
             int64_t i;
             uint64_t seq;
@@ -664,6 +747,7 @@ static void account_free(void *p, size_t usable, uint8_t state) {
     counters *n = shared ? &retired : &tls.n;
     ADD(n, shared, c.frees, 1);
     ADD(n, shared, c.freed_usable, usable);
+    if (UNLIKELY(profctl_sites_on) && !shared) profctl_sites_free(p, usable);
     if (untrack_own(p, usable)) return;
     if (atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published) foreign_free(p, usable, n, shared);
 }
@@ -680,8 +764,7 @@ static inline bool enter(void) {
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return false;
     if (tls.state == STATE_NEW) {
         tls.state = STATE_BUSY;
-        join();
-        tls.state = STATE_READY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
     }
     return true;
 }
@@ -691,8 +774,7 @@ static bool enter_always(void) {
     if (tls.state == STATE_BUSY) return false;
     if (tls.state == STATE_NEW) {
         tls.state = STATE_BUSY;
-        join();
-        tls.state = STATE_READY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
     }
     return true;
 }
@@ -716,7 +798,10 @@ static SLOW void account_allocation_general(void *p, size_t requested) {
         tls.n.requested += requested;
         tls.n.usable += usable;
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
-        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) track_own(p, requested, usable, window);
+        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
+            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0);
+            track_own(p, requested, usable, window);
+        }
     }
     tls.state = state;
 }
@@ -744,7 +829,10 @@ static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    if (UNLIKELY(tls.tracking)) {
+        if (UNLIKELY(profctl_sites_on)) profctl_sites_alloc(p, requested, usable, (uintptr_t)__builtin_return_address(0));
+        return track_fast(p, requested, usable);
+    }
     return p;
 }
 
@@ -797,58 +885,48 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
     next_free(p);
 }
 
-/* The fast path's free of a block that may be tracked (this thread has entries, or another
- * thread does): inline in free, in scratch registers only, so free still saves none. It
- * finishes the common case itself, untrack_own's work cut down to it: the owner freeing a
- * fresh entry in its home slot that nothing follows (no entry moves), allocated in the
- * innermost open region, with no window open (hot.fast). */
+/* The fast path's free of a block that may be tracked (some thread's table is published):
+ * inline in free, in scratch registers only, so free still saves none. It finishes the
+ * common case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in
+ * its home slot that nothing follows (no entry moves), allocated in the innermost open
+ * region, with no window open (hot.fast). It credits that region's own bytes only (a region
+ * derives its releasable and tracked frees from them at its close) and gives the room back.
+ * Everything else, this thread's empty table included, is free_tracked_slow's. */
 static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
-    table *t = tls.table;
-    uint64_t live = t->live;
-    if (live != 0) {
-        uintptr_t a = (uintptr_t)p;
-        entry *es = t->entries;
-        uint64_t mask = t->mask, i = home_of(t, a);
-        entry *e = &es[i];
-        if (LIKELY(e->address == a) && LIKELY(e->usable == usable) && LIKELY(es[(i + 1) & mask].address == 0) &&
-            LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
-            uint64_t requested = e->requested;
-            uint32_t j = tls.depth;
-            t->live = live - 1;
-            __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-            if (j) {
-                tls.reclaimed_requested[j] += requested;
-                SEPARATE();
-                tls.reclaimed_usable[j] += usable;
-                lifetimes_temporary(tls.life, requested);
-            }
-            tls.n.c.releasable_requested += requested;
-            SEPARATE();
-            tls.n.c.releasable_usable += usable;
-            SEPARATE();
-            tls.n.c.tracked_freed_usable += usable;
-            next_free(p);
-            return;
-        }
-        free_tracked_slow(p, usable);
+    const table *t = tls.table;
+    uintptr_t a = (uintptr_t)p;
+    uint64_t at = ((uint64_t)a << 1) & t->byte_mask;
+    char *es = (char *)t->entries;
+    entry *e = (entry *)(es + at);
+    if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
+        LIKELY(((entry *)(es + ((at + sizeof(entry)) & t->byte_mask)))->address == 0) &&
+        LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
+        uint64_t requested = e->requested;
+        __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
+        tls.room += 1;
+        SEPARATE();
+        tls.top_reclaimed_requested += requested;
+        SEPARATE();
+        tls.top_reclaimed_usable += usable;
+        lifetimes_temporary(tls.life, requested);
+        next_free(p);
         return;
     }
-    if (atomic_load_explicit(&published_count, memory_order_relaxed) != tls.published) {
-        free_tracked_slow(p, usable);
-        return;
-    }
-    next_free(p);
+    free_tracked_slow(p, usable);
 }
 
 void free(void *p) {
     if (!p) return;
     if (fast()) {
         size_t usable = usable_from_header(p);
+        if (UNLIKELY(profctl_sites_on)) profctl_sites_free(p, usable);
         tls.n.c.frees += 1;
         SEPARATE();
         tls.n.c.freed_usable += usable;
-        /* published_count counts this thread's own table too, when it has entries. */
-        if (UNLIKELY((tls.table->live | (atomic_load_explicit(&published_count, memory_order_relaxed) ^ tls.published)) != 0)) {
+        /* published_count counts this thread's own table too, when it may have entries. */
+        /* (No hint: with one the compiler splits the tracked case out of free, whose frame
+         * then costs every call two instructions.) */
+        if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
             free_maybe_tracked(p, usable);
             return;
         }
@@ -934,12 +1012,31 @@ static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0;
 
 static void update_tracking(void) { tls.tracking = tls.depth > 0 && tls.excluded_depth == 0 && tls.table != &no_table; }
 
+/* This thread's counters as a region reads them. Inside a region every allocation counted
+ * outside an excluded stretch is attributed (tracked), so a region's attributed figures are
+ * everything counted less what was counted while excluded: the fast insert keeps no
+ * attributed counters of its own. (The attributed_* fields proper are the window's.) */
+static profctl_snapshot region_counters(void) {
+    profctl_snapshot c = tls.n.c;
+    uint64_t allocations = tls.excluded_allocations, requested = tls.excluded_requested, usable = tls.excluded_usable;
+    if (tls.excluded_depth) {
+        allocations += tls.n.allocations - tls.excluded_since_allocations;
+        requested += tls.n.requested - tls.excluded_since_requested;
+        usable += tls.n.usable - tls.excluded_since_usable;
+    }
+    c.attributed_allocations = tls.n.allocations - allocations;
+    c.attributed_requested = tls.n.requested - requested;
+    c.attributed_usable = tls.n.usable - usable;
+    return c;
+}
+
 int profctl_region_begin(profctl_region *r) {
     if (!enter_always()) return -1;
     if (tls.state != STATE_READY || tls.table == &no_table) return -1;
     if (tls.depth >= MAX_DEPTH) return -2;
     tls.state = STATE_BUSY;
     table *t = tls.table;
+    settle_live(t);
     purge(t);
     /* Ids fit the entries' scope bits, so the fast paths store and compare them unmasked. */
     uint64_t id;
@@ -950,8 +1047,12 @@ int profctl_region_begin(profctl_region *r) {
     r->slot = (uint32_t)(t - tables);
     r->depth = k;
     tls.stack[k] = id;
-    tls.reclaimed_requested[k] = 0;
-    tls.reclaimed_usable[k] = 0;
+    /* The region below keeps its own bytes in the stack while this one is on top. */
+    tls.reclaimed_requested[k - 1] = tls.top_reclaimed_requested;
+    tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
+    tls.top_reclaimed_requested = tls.top_reclaimed_usable = 0;
+    tls.general_reclaimed_requested[k] = 0;
+    tls.general_reclaimed_usable[k] = 0;
     spin_lock(&t->lock);
     t->open_ids[k] = id;
     t->foreign_reclaimed_requested[k] = 0;
@@ -962,7 +1063,8 @@ int profctl_region_begin(profctl_region *r) {
     tls.scope_id = id;
     tls.life = lifetimes_open(r->slot, k, id);
     update_tracking();
-    r->start = tls.n.c;
+    open_room(t);
+    r->start = region_counters();
     tls.state = STATE_READY;
     return 0;
 }
@@ -975,11 +1077,16 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
         r->depth != tls.depth || tls.depth == 0 || tls.stack[r->depth] != r->scope_id) return;
     tls.state = STATE_BUSY;
     table *t = tls.table;
+    settle_live(t);
     purge(t);
     uint32_t k = r->depth;
-    uint64_t own_requested = tls.reclaimed_requested[k], own_usable = tls.reclaimed_usable[k];
-    tls.reclaimed_requested[k - 1] += own_requested;
-    tls.reclaimed_usable[k - 1] += own_usable;
+    /* Its own blocks freed on this thread (fast and general), and the general path's share. */
+    uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
+    uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
+    tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
+    tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
+    tls.general_reclaimed_requested[k - 1] = k > 1 ? tls.general_reclaimed_requested[k - 1] + general_requested : 0;
+    tls.general_reclaimed_usable[k - 1] = k > 1 ? tls.general_reclaimed_usable[k - 1] + general_usable : 0;
     spin_lock(&t->lock);
     uint64_t foreign_requested = t->foreign_reclaimed_requested[k], foreign_usable = t->foreign_reclaimed_usable[k];
     t->foreign_reclaimed_requested[k - 1] += foreign_requested;
@@ -990,10 +1097,10 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
     tls.life = lifetimes_close(r->slot, k);
-    if (k == 1) tls.reclaimed_requested[0] = tls.reclaimed_usable[0] = 0;
     update_tracking();
+    open_room(t);
 
-    const profctl_snapshot now = tls.n.c, *then = &r->start;
+    const profctl_snapshot now = region_counters(), *then = &r->start;
     out->allocations = minus(now.attributed_allocations, then->attributed_allocations);
     out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
     out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
@@ -1001,11 +1108,13 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     out->retained_requested_bytes = minus(out->requested_bytes, own_requested + foreign_requested);
     out->retained_usable_bytes = minus(out->usable_bytes, own_usable + foreign_usable);
     /* Tracked frees on this thread that no allocating region still holds, less this
-     * region's own blocks: what it released of earlier work. */
-    out->released_requested_bytes = minus(minus(now.releasable_requested, then->releasable_requested), own_requested);
-    out->released_usable_bytes = minus(minus(now.releasable_usable, then->releasable_usable), own_usable);
-    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable),
-                                              minus(now.tracked_freed_usable, then->tracked_freed_usable));
+     * region's own blocks: what it released of earlier work. The fast free credits neither
+     * (its blocks are always the innermost region's own), so the general path's alone. */
+    out->released_requested_bytes = minus(minus(now.releasable_requested, then->releasable_requested), general_requested);
+    out->released_usable_bytes = minus(minus(now.releasable_usable, then->releasable_usable), general_usable);
+    /* Tracked frees: the general path's, counted, and the fast free's, all this region's own. */
+    uint64_t tracked_freed = (now.tracked_freed_usable - then->tracked_freed_usable) + minus(own_usable, general_usable);
+    out->untracked_freed_usable_bytes = minus(minus(now.freed_usable, then->freed_usable), tracked_freed);
     tls.state = STATE_READY;
 }
 
@@ -1019,11 +1128,19 @@ int lifetimes_thread_position(uint32_t *slot, uint32_t *depth) {
 }
 
 void profctl_exclusion_begin(void) {
-    tls.excluded_depth++;
+    if (tls.excluded_depth++ == 0) {
+        tls.excluded_since_allocations = tls.n.allocations;
+        tls.excluded_since_requested = tls.n.requested;
+        tls.excluded_since_usable = tls.n.usable;
+    }
     update_tracking();
 }
 void profctl_exclusion_end(void) {
-    if (tls.excluded_depth > 0) tls.excluded_depth--;
+    if (tls.excluded_depth > 0 && --tls.excluded_depth == 0) {
+        tls.excluded_allocations += tls.n.allocations - tls.excluded_since_allocations;
+        tls.excluded_requested += tls.n.requested - tls.excluded_since_requested;
+        tls.excluded_usable += tls.n.usable - tls.excluded_since_usable;
+    }
     update_tracking();
 }
 
@@ -1034,8 +1151,9 @@ static void sum_counters(counters *out) {
     memset(out, 0, sizeof *out);
     spin_lock(&registry_lock);
     for (size_t k = 0; k < COUNTERS; k++) sum[k] = __atomic_load_n(&(&retired.allocations)[k], __ATOMIC_RELAXED);
-    for (thread_state *s = registry; s; s = s->next) {
-        const uint64_t *from = &s->n.allocations;
+    for (uint32_t i = 0; i < registry_high; i++) {
+        if (!registry[i]) continue;
+        const uint64_t *from = &registry[i]->n.allocations;
         for (size_t k = 0; k < COUNTERS; k++) sum[k] += peek(&from[k]);
     }
     spin_unlock(&registry_lock);
@@ -1090,9 +1208,17 @@ void profctl_hooks_totals(profctl_totals *t) {
     t->frees = sum.c.frees;
     t->freed_usable_bytes = sum.c.freed_usable;
     uint32_t high = atomic_load(&tables_high_water);
+    int64_t live = 0;
     for (uint32_t i = 0; i < high; i++) {
-        t->tracked_live_blocks += minus(peek(&tables[i].live), atomic_load_explicit(&tables[i].dead, memory_order_relaxed));
+        live += (int64_t)(peek(&tables[i].live) - atomic_load_explicit(&tables[i].dead, memory_order_relaxed));
     }
+    /* What live threads' fast paths did since they last settled (room taken, less given back). */
+    spin_lock(&registry_lock);
+    for (uint32_t i = 0; i < registry_high; i++) {
+        if (registry[i]) live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+    }
+    spin_unlock(&registry_lock);
+    t->tracked_live_blocks = live > 0 ? (uint64_t)live : 0;
     t->threads_seen = atomic_load(&threads_seen);
     t->threads_exited = atomic_load(&threads_exited);
 }

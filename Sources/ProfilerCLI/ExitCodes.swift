@@ -45,6 +45,10 @@ public enum ExitCodes {
     public static let notAProfctlStore: Int32 = 22
     /// The PostgreSQL store refused a write (disk full, permissions, ...); the run was rolled back.
     public static let storeRefused: Int32 = 23
+    /// The PostgreSQL store and the connection disagree on TLS (a TLS-only server, sslmode=disable).
+    public static let storeTLSMismatch: Int32 = 24
+    /// profctl (built without the PostgreSQL client) needed profctl-pg, and it is not beside it.
+    public static let postgresClientMissing: Int32 = 25
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 

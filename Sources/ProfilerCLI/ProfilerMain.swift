@@ -50,12 +50,12 @@ struct UserRecord: ParsableCommand {
     }
 
     func validate() throws {
-        _ = try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp)
+        _ = try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp, registry: Self.scenarios)
     }
 
     func run() throws {
         try reportingErrors {
-            try options.record(try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp))
+            try options.record(try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp, registry: Self.scenarios))
         }
     }
 }

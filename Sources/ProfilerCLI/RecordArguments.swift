@@ -12,8 +12,15 @@ public struct RecordArguments: ParsableArguments {
     @Option(name: .customLong("repeat"), help: "How many times each scenario runs within its run (default: 1, or the file's).")
     public var repeats: Int?
 
-    @Option(help: "Sets the scenario's main count: instances, rows, items, placements, cells or panels.")
+    @Option(help: ArgumentHelp(RecordArguments.instancesHelp))
     public var instances: Int?
+
+    /// From the built-in scenarios' count parameters, so a new scenario's count is named.
+    static var instancesHelp: String {
+        let names = BuiltInScenarios.all.map(\.countParameter).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+        return "Sets the scenario's main count: \(list)."
+    }
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Sets a parameter, e.g. --set viewport=12 (repeatable).", valueName: "name=value"))
     public var settings: [String] = []
@@ -21,20 +28,34 @@ public struct RecordArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))
     public var strategies: String?
 
+    @Flag(help: "Also capture the call stack of every allocation in a measured instance, stored as sites (see `profctl sites`).")
+    public var sites = false
+
+    @Option(help: ArgumentHelp("Frames captured per stack with --sites (1...\(SiteCapture.maximumDepth), default \(SiteCapture.defaultDepth)).", valueName: "n"))
+    public var siteDepth: Int?
+
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors (progress shows only on a terminal anyway).")
     public var quiet = false
 
     public func validate() throws {
         if let repeats, repeats < 1 { throw ValidationError("--repeat must be at least 1 (got \(repeats))") }
         if let instances, instances < 1 { throw ValidationError("--instances must be at least 1 (got \(instances))") }
+        if let siteDepth {
+            guard sites else { throw ValidationError("--site-depth needs --sites") }
+            guard (1...SiteCapture.maximumDepth).contains(siteDepth) else {
+                throw ValidationError("--site-depth must be between 1 and \(SiteCapture.maximumDepth) (got \(siteDepth))")
+            }
+        }
     }
 
     /// Every named scenario (or scenario file) with its options, all checked, so that
     /// nothing is recorded unless everything is valid. `lookUp` finds a scenario by name.
-    public func plans(for names: [String], lookUp: (String) throws -> any Scenario) throws
+    /// `registry`: the scenarios a scenario file may name.
+    public func plans(for names: [String], lookUp: (String) throws -> any Scenario,
+                      registry: [any Scenario] = BuiltInScenarios.all) throws
         -> [(scenario: any Scenario, options: RecordOptions)] {
         do {
-            return try names.map { try plan(for: $0, lookUp: lookUp) }
+            return try names.map { try plan(for: $0, lookUp: lookUp, registry: registry) }
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -42,12 +63,12 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    private func plan(for argument: String, lookUp: (String) throws -> any Scenario) throws
+    private func plan(for argument: String, lookUp: (String) throws -> any Scenario, registry: [any Scenario]) throws
         -> (scenario: any Scenario, options: RecordOptions) {
         var scenario: any Scenario
         var options: RecordOptions
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") {
-            let file = try ScenarioFile.load(path: argument)
+            let file = try ScenarioFile.load(path: argument, registry: registry)
             (scenario, options) = (file.scenario, file.options)
         } else {
             (scenario, options) = (try lookUp(argument), RecordOptions())
@@ -85,9 +106,18 @@ public struct RecordArguments: ParsableArguments {
         for (index, (scenario, options)) in plans.enumerated() {
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
-            let summary = try ScenarioRunner.record(scenario, database: database.path, options: options,
+            if sites { try SiteCapture.shared.start(depth: siteDepth ?? SiteCapture.defaultDepth) }
+            let summary: RunSummary
+            do {
+                // Resolved once here; the runner takes the result as it is.
+                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: try scenario.resolve(options),
                                                     environment: environment,
                                                     display: showProgress ? TerminalProgress(prefix: position) : nil)
+            } catch {
+                if sites { _ = SiteCapture.shared.stop() }
+                throw error
+            }
+            if sites { try SiteWriter.write(SiteCapture.shared.stop(), runID: summary.runID, database: database.path) }
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {
                 Console.message(position + ProgressBar.summary(scenario: options.runName ?? scenario.name, runID: summary.runID,

@@ -40,6 +40,11 @@ public final class PostgresConnection {
     /// Tells a refused login from a server that is not there: both fail PQconnectdb.
     static func connectionError(store: String, message: String) -> PostgresError {
         let lowered = message.lowercased()
+        // A TLS-only server (pg_hba.conf hostssl) answering a connection without TLS, or
+        // a server without TLS answering sslmode=require.
+        if lowered.contains("no encryption") || lowered.contains("server does not support ssl") {
+            return .tlsMismatch(store: store, message: message)
+        }
         if lowered.contains("authentication failed") || lowered.contains("no password supplied")
             || lowered.contains("password authentication") || lowered.contains("role \"") && lowered.contains("does not exist") {
             return .authenticationFailed(store: store, message: message)

@@ -7,10 +7,15 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreachable(store: String, message: String)
     /// The server answered and refused the user or password.
     case authenticationFailed(store: String, message: String)
+    /// The server and the connection string disagree on TLS (a TLS-only server reached
+    /// with sslmode=disable, or sslmode=require against a server without TLS).
+    case tlsMismatch(store: String, message: String)
     /// The database holds tables of another application: profctl leaves it alone.
     case notAProfctlStore(store: String, tables: [String])
     /// The store's schema is newer than this profctl.
     case schemaNewer(store: String, found: Int, known: Int)
+    /// The store's schema is older than this profctl's: reading commands never migrate it.
+    case schemaOlder(store: String, found: Int, latest: Int)
     /// An applied migration differs from the one compiled into this profctl.
     case checksumMismatch(store: String, version: Int, name: String)
     /// The server refused a statement (disk full, permissions, a constraint, ...).
@@ -26,14 +31,19 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
             "cannot reach the PostgreSQL store \(store): \(message). Is the server running and the host and port right? Nothing was written."
         case .authenticationFailed(let store, let message):
             "the PostgreSQL store \(store) refused the login: \(message). Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). Nothing was written."
+        case .tlsMismatch(let store, let message):
+            "the PostgreSQL store \(store) and this connection disagree on TLS: \(message). A server that accepts only TLS needs sslmode=require in the URL (or verify-full, with its CA in sslrootcert), not sslmode=disable; a server without TLS cannot take sslmode=require. Nothing was written."
         case .notAProfctlStore(let store, let tables):
             "\(store) holds tables of another application (\(tables.prefix(5).joined(separator: ", "))) and no profctl schema; it was left untouched. Point --store at an empty database or one profctl created."
         case .schemaNewer(let store, let found, let known):
             "\(store) has profctl schema version \(found), newer than this profctl understands (\(known)); use a newer profctl. Nothing was written."
+        case .schemaOlder(let store, let found, let latest):
+            "\(store) has profctl schema version \(found); this profctl reads version \(latest). Migrate it with this profctl's push (profctl push --to URL: it migrates before it copies, keeping every run), then read it again. Nothing was changed."
         case .checksumMismatch(let store, let version, let name):
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):
             "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
+                + (sqlState.hasPrefix("53") ? " The server is out of room (class 53: disk full, memory or a limit): free space on the server, then push again; runs already pushed are skipped." : "")
         case .invalidTarget(let store, let message):
             "'\(store)' is not a PostgreSQL connection string: \(message). Give a postgres://USER@HOST[:PORT]/DB URL or libpq key=value pairs"
         case .noStoreNamed:

@@ -1,6 +1,8 @@
 import Profiler
 
-extension PostgresConnection: SQLRowSource {
+extension PostgresConnection: SQLWritableStore {
+    public func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
+
     /// Runs portable SQL (`?` / `?N` placeholders, as for SQLite) on the server.
     public func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
         try query(Self.numberedPlaceholders(sql), values)
@@ -54,15 +56,29 @@ public enum PostgresStore {
     public static func openForReading(_ target: String) throws -> PostgresConnection {
         let db = try PostgresConnection(target)
         try db.execute("SET default_transaction_read_only = on; SET client_min_messages = warning")
+        try requireCurrentSchema(db)
+        return db
+    }
+
+    /// For the few commands that change the store's rows (baseline set and rm): the same
+    /// schema checks as for reading, and a session that may write.
+    public static func openForWriting(_ target: String) throws -> PostgresConnection {
+        let db = try PostgresConnection(target)
+        try db.execute("SET client_min_messages = warning")
+        try requireCurrentSchema(db)
+        return db
+    }
+
+    /// A store profctl created, at this profctl's schema version: anything else is refused.
+    static func requireCurrentSchema(_ db: PostgresConnection) throws {
         let migrator = PostgresMigrator()
         let applied = try migrator.applied(in: db)
         guard !applied.isEmpty else { throw StoreError.noRuns(path: db.displayName) }
         try migrator.verify(applied: applied, store: db.displayName)
-        if let pending = migrator.migrations.first(where: { applied[$0.version] == nil }) {
+        if migrator.migrations.contains(where: { applied[$0.version] == nil }) {
             // An older schema: the next push migrates it.
-            throw StoreError.needsMigration(path: db.displayName, found: applied.keys.max() ?? 0, latest: pending.version)
+            throw PostgresError.schemaOlder(store: db.displayName, found: applied.keys.max() ?? 0, latest: migrator.latestVersion)
         }
-        return db
     }
 }
 

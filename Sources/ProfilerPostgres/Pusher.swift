@@ -7,9 +7,9 @@ import Profiler
 ///   nothing, and concurrent pushers of the same run add it once (the unique run_id makes
 ///   the second wait for the first and then skip).
 /// - One transaction per run: a run is visible with all its rows or not at all.
-/// - Reads the local file through its public columns and views by name (`event_log` for
-///   events), never through table layouts, so a local schema change that keeps the views
-///   keeps push working. The local file is opened read-only and never changed.
+/// - Reads the local file's columns by name; events through the layout both stores share
+///   (event_series and events, SQLite's version 4 and the store's version 2), series by
+///   series. The local file is opened read-only and never changed.
 public enum Pusher {
     public struct Outcome: Sendable, Equatable {
         public var runsAdded = 0
@@ -20,11 +20,9 @@ public enum Pusher {
         public var seconds = 0.0
     }
 
-    /// The event_log columns read, and the store's events columns they become.
-    static let eventColumns = ["seq", "repeat", "step", "component", "strategy", "instance", "kind",
-                               "allocations", "frees", "requested_bytes", "usable_bytes", "duration_ns", "at_us"]
-    static let storeEventColumns = ["run_key", "seq", "repeat", "step", "subject_id", "instance", "kind_id",
-                                    "allocations", "frees", "requested_bytes", "usable_bytes", "duration_ns", "at_us"]
+    /// The store's events columns, in the order push writes them.
+    static let storeEventColumns = ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes",
+                                    "usable_extra_bytes", "duration_ns", "at_us"]
 
     /// Pushes the runs of `local` (complete ones, or every one with `includeIncomplete`).
     /// `progress` hears one line per run.
@@ -79,10 +77,6 @@ public enum Pusher {
                 run)
             // Another pusher added it between the check and here: nothing to do.
             guard let runKey = inserted.rows.first?.first?.int64 else { return nil }
-            var stepIndex: [String: Int64] = [:]
-            for row in try local.rows("SELECT st.step, st.name FROM steps st JOIN runs r USING (run_key) WHERE r.run_id = ?", [.text(runID)]) {
-                if let index = row[0].int64, let name = row[1].string { stepIndex[name] = index }
-            }
             for (table, columns) in RunTables.perRun {
                 let list = columns.map { "x." + $0 }.joined(separator: ", ")
                 let rows = try local.prepare("SELECT \(list) FROM \(table) x JOIN runs r ON r.run_key = x.run_key WHERE r.run_id = ?")
@@ -100,8 +94,8 @@ public enum Pusher {
                     return false
                 }
             }
-            return try copyEvents(runID: runID, runKey: runKey, local: local, store: store,
-                                  subjects: subjects, kinds: kinds, steps: stepIndex)
+            // Step numbers are the file's (steps is copied as it is), so a series keeps its step.
+            return try copyEvents(runID: runID, runKey: runKey, local: local, store: store, subjects: subjects, kinds: kinds)
         }
     }
 
@@ -110,7 +104,8 @@ public enum Pusher {
     /// pushers never deadlock on them; an unused subject is harmless).
     static func subjectIDs(for runID: String, local: SQLiteConnection, store: PostgresConnection) throws -> [String: Int64] {
         let pairs = try local.rows("""
-            SELECT DISTINCT component, strategy FROM event_log WHERE run_id = ? ORDER BY component, strategy
+            SELECT DISTINCT s.component, s.strategy FROM event_series x JOIN runs r ON r.run_key = x.run_key
+            JOIN subjects s ON s.subject_id = x.subject_id WHERE r.run_id = ? ORDER BY s.component, s.strategy
             """, [.text(runID)]).compactMap { row -> (String, String)? in
             guard let component = row[0].string, let strategy = row[1].string else { return nil }
             return (component, strategy)
@@ -139,40 +134,76 @@ public enum Pusher {
             .joined(separator: ",") + "}"
     }
 
-    /// Streams the run's events from the local event_log view into the store with COPY.
+    /// Copies the run's events in the layout both stores share (SQLite's version 4, the
+    /// store's version 2): its series first, named by component, strategy and kind so the
+    /// store's own ids are used; then each series' events in seq order, series after series,
+    /// so the store's rows lie in (series_id, seq) order as the file's do. Each series is a
+    /// range of the local table's primary key: read without a sort.
     static func copyEvents(runID: String, runKey: Int64, local: SQLiteConnection, store: PostgresConnection,
-                           subjects: [String: Int64], kinds: [String: Int64], steps: [String: Int64]) throws -> Int {
-        let events = try local.prepare("SELECT \(eventColumns.joined(separator: ", ")) FROM event_log WHERE run_id = ? ORDER BY seq")
-        try events.bind([.text(runID)])
-        var count = 0
-        try store.copy(into: "events", columns: storeEventColumns) { buffer in
-            while try events.step() {
-                let component = events.value(at: 3).string ?? ""
-                let strategy = events.value(at: 4).string ?? ""
-                let kind = events.value(at: 6).string ?? ""
-                let step = events.value(at: 2).string ?? "run"
-                guard let subject = subjects[component + "\u{0}" + strategy] else {
-                    throw PushError.inconsistentRun(runID: runID, detail: "no subject for \(component)/\(strategy)")
-                }
-                guard let kindID = kinds[kind] else {
-                    throw PushError.inconsistentRun(runID: runID, detail: "event kind \(kind) is unknown to the store")
-                }
-                buffer.append(integer: runKey); buffer.bytes.append(9)
-                buffer.append(events.value(at: 0)); buffer.bytes.append(9)
-                buffer.append(events.value(at: 1)); buffer.bytes.append(9)
-                buffer.append(integer: steps[step] ?? 0); buffer.bytes.append(9)
-                buffer.append(integer: subject); buffer.bytes.append(9)
-                buffer.append(events.value(at: 5)); buffer.bytes.append(9)
-                buffer.append(integer: kindID)
-                for column in Int32(7)...Int32(12) {
-                    buffer.bytes.append(9)
-                    buffer.append(events.value(at: column))
-                }
-                buffer.bytes.append(10)
-                count += 1
-                if buffer.isFull { return true }
+                           subjects: [String: Int64], kinds: [String: Int64]) throws -> Int {
+        let series = try local.rows("""
+            SELECT x.series_id, x.repeat, x.step, s.component, s.strategy, k.name
+            FROM event_series x JOIN runs r ON r.run_key = x.run_key
+            JOIN subjects s ON s.subject_id = x.subject_id JOIN event_kinds k ON k.kind_id = x.kind_id
+            WHERE r.run_id = ? ORDER BY x.series_id
+            """, [.text(runID)])
+        guard !series.isEmpty else { return 0 }
+        var localIDs: [Int64] = [], repeats: [String] = [], stepIndexes: [String] = [], subjectIDs: [String] = [], kindIDs: [String] = []
+        for row in series {
+            let component = row[3].string ?? "", strategy = row[4].string ?? "", kind = row[5].string ?? ""
+            guard let subject = subjects[component + "\u{0}" + strategy] else {
+                throw PushError.inconsistentRun(runID: runID, detail: "no subject for \(component)/\(strategy)")
             }
-            return false
+            guard let kindID = kinds[kind] else {
+                throw PushError.inconsistentRun(runID: runID, detail: "event kind \(kind) is unknown to the store")
+            }
+            localIDs.append(row[0].int64 ?? 0)
+            repeats.append(String(row[1].int64 ?? 0))
+            stepIndexes.append(String(row[2].int64 ?? 0))
+            subjectIDs.append(String(subject))
+            kindIDs.append(String(kindID))
+        }
+        // One statement for the run's series, ids handed out in the file's order.
+        let inserted = try store.query("""
+            INSERT INTO event_series (run_key, repeat, step, subject_id, kind_id)
+            SELECT $1, r, st, s, k FROM unnest(CAST($2 AS bigint[]), CAST($3 AS bigint[]), CAST($4 AS bigint[]), CAST($5 AS bigint[]))
+                WITH ORDINALITY AS x (r, st, s, k, n)
+            ORDER BY n
+            RETURNING series_id
+            """, [.integer(runKey), .text("{" + repeats.joined(separator: ",") + "}"), .text("{" + stepIndexes.joined(separator: ",") + "}"),
+                  .text("{" + subjectIDs.joined(separator: ",") + "}"), .text("{" + kindIDs.joined(separator: ",") + "}")])
+        let storeIDs = inserted.rows.compactMap { $0.first?.int64 }.sorted()
+        guard storeIDs.count == localIDs.count else {
+            throw PushError.inconsistentRun(runID: runID, detail: "\(localIDs.count) event series, \(storeIDs.count) added to the store")
+        }
+        let events = try local.prepare("""
+            SELECT seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us
+            FROM events WHERE series_id = ? ORDER BY seq
+            """)
+        var next = 0
+        var count = 0
+        var open = false
+        try store.copy(into: "events", columns: storeEventColumns) { buffer in
+            while true {
+                if !open {
+                    guard next < localIDs.count else { return false }
+                    try events.bind([.integer(localIDs[next])])
+                    open = true
+                }
+                while try events.step() {
+                    buffer.append(integer: storeIDs[next])
+                    for column in Int32(0)...Int32(7) {
+                        buffer.bytes.append(9)
+                        buffer.append(events.value(at: column))
+                    }
+                    buffer.bytes.append(10)
+                    count += 1
+                    if buffer.isFull { return true }
+                }
+                events.reset()
+                open = false
+                next += 1
+            }
         }
         return count
     }

@@ -86,7 +86,7 @@ struct AtScale {
             peaks.append(generated.peakKiB)
             let db = try ProfileStore.openForReading(path: generated.path)
             let run = try RunQueries.resolve("latest", in: db)
-            let report = try time { _ = try RunReport.load(run, measure: .requested, from: db) }
+            let report = try time { _ = try RunReport.load(run, measure: .requested, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
             let adHoc = try time { _ = try db.rows(Self.adHocQuery) }
             let label = count >= 1_000_000 ? "\(count / 1_000_000)M" : "\(count / 1000)k"
             figures.append(Figure(section: "at scale", metric: "savings report, \(label) events", baseline: "-", baselineValue: nil,

@@ -46,13 +46,13 @@ struct EndToEnd {
     /// writer, the rollups and the final status, for a run of one event (median of 9):
     /// wall time, and the CPU time of the whole process (all threads), which a machine
     /// busy with other work inflates less.
-    func fixedCost() throws -> (wall: Double, cpu: Double) {
+    func fixedCost(rounds: Int = 9) throws -> (wall: Double, cpu: Double) {
         let path = folder.appendingPathComponent("fixed-cost.sqlite").path
         _ = try ProfileStore.openForWriting(path: path)
         let event = Event(kind: .create, component: "Label", strategy: "eager", repeatIndex: 0, instance: 0,
                           allocations: 1, frees: 0, requestedBytes: 48, usableBytes: 56, durationNanoseconds: 100)
         var times: [Double] = [], cpu: [Double] = []
-        for _ in 0..<9 {
+        for _ in 0..<rounds {
             let start = AllocationScope.monotonicNanoseconds()
             let cpuStart = Self.processCPUNanoseconds()
             let recorder = try Recorder.start(database: path, run: RunDescription(scenario: "fixed-cost", baselineStrategy: "eager",

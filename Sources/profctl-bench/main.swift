@@ -3,6 +3,8 @@
 //
 //   swift run -c release profctl-bench [--quick] [--json FILE] [--skip-scale] [--only SECTION]
 //   profctl-bench --hook-loop MODE PAIRS SIZE   (for callgrind: scripts/hook-instructions)
+//   profctl-bench --fixed-cost-loop RUNS         (for perf record: the fixed cost of a run, RUNS times)
+//   profctl-bench --record-loop INSTANCES        (for perf record: lazy-container bare, then recorded)
 import CAllocationHooks
 import Foundation
 import Profiler
@@ -19,6 +21,40 @@ if arguments.count == 5, arguments[1] == "--hook-loop", let pairs = UInt64(argum
     do { try HookLoop.run(mode: arguments[2], pairs: pairs, size: size); exit(0) } catch {
         FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
         exit(64)
+    }
+}
+
+// `--fixed-cost-loop RUNS`: records RUNS one-event runs into one database and prints the
+// median wall and CPU milliseconds, for profiling the fixed cost (perf record, strace).
+if arguments.count == 3, arguments[1] == "--fixed-cost-loop", let runs = Int(arguments[2]), runs > 0 {
+    do {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cost = try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCost(rounds: runs)
+        print("fixed cost per run: \(cost.wall) ms wall, \(cost.cpu) ms CPU (median of \(runs))")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+// `--record-loop INSTANCES`: lazy-container bare, then recorded, once each, printing both
+// times, for profiling the recorder's per-instance path (perf record).
+if arguments.count == 3, arguments[1] == "--record-loop", let count = Int(arguments[2]), count > 0 {
+    do {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let endToEnd = EndToEnd(instances: [], bytesInstances: 0, folder: folder)
+        let bare = try endToEnd.bare(count)
+        let run = try endToEnd.recorded(count, into: folder.appendingPathComponent("record-loop.sqlite").path)
+        print("bare \(bare * 1000) ms, recorded \(run.seconds * 1000) ms (\(run.seconds / bare)x), \(Int(Double(run.events) / run.seconds)) events/s")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
+        exit(1)
     }
 }
 

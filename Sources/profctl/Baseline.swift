@@ -8,6 +8,7 @@ struct Baseline: ParsableCommand, Exemplified {
         "profctl baseline set release-1.2 --run 2d0aa0d3",
         "profctl baseline list",
         "profctl baseline rm release-1.2",
+        "profctl baseline set main --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -21,6 +22,7 @@ struct Baseline: ParsableCommand, Exemplified {
             abstract: "Label the newest run of every scenario (or the run given) with NAME, replacing earlier ones.")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var store: StoreOptions
         @Argument(help: "The label.") var name: String
         @Option(name: .customLong("run"), help: "One run id or prefix (default: the newest run of every scenario).")
         var runReference: String?
@@ -30,11 +32,11 @@ struct Baseline: ParsableCommand, Exemplified {
         }
 
         func run() throws {
-            try reportingErrors {
-                let db = try ProfileStore.openExistingForWriting(path: database.path)
+            try reportingStoreErrors {
+                let db = try store.openForWriting(database)
                 let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
                 for run in runs { try Checker.requireComplete(run, as: "the run to label") }
-                try db.transaction { for run in runs { try Baselines.set(name, run: run, in: db) } }
+                try db.writing { for run in runs { try Baselines.set(name, run: run, in: db) } }
                 for run in runs { Console.message("\(name): \(run.scenario) run \(run.runID)") }
             }
         }
@@ -45,11 +47,12 @@ struct Baseline: ParsableCommand, Exemplified {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List labels and the runs they name.")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var store: StoreOptions
         @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
 
         func run() throws {
-            try reportingErrors {
-                let db = try ProfileStore.openForReading(path: database.path)
+            try reportingStoreErrors {
+                let db = try store.open(database)
                 Console.output(format.renderer.render(try Baselines.list(db)))
             }
         }
@@ -60,12 +63,13 @@ struct Baseline: ParsableCommand, Exemplified {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a label (from every scenario).")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var store: StoreOptions
         @Argument(help: "The label.") var name: String
 
         func run() throws {
-            try reportingErrors {
-                let db = try ProfileStore.openExistingForWriting(path: database.path)
-                let removed = try Baselines.remove(name, in: db)
+            try reportingStoreErrors {
+                let db = try store.openForWriting(database)
+                let removed = try db.writing { try Baselines.remove(name, in: db) }
                 guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)' (profctl baseline list)") }
                 Console.message("removed \(name) from \(removed) run(s)")
             }

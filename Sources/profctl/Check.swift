@@ -172,6 +172,11 @@ struct Check: ParsableCommand, Exemplified {
             }
             Console.output(CheckOutput.render(results, unchecked: unchecked, format: format))
             for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
+            // Byte regressions of runs recorded with --sites: which code allocated the difference.
+            // Explanatory only, never part of the verdict (a store without sites tables has none).
+            for result in results {
+                for explained in (try? SiteRegression.explain(result, in: db)) ?? [] { Console.message("profctl: " + explained.message()) }
+            }
             outcome = CheckOverall(results, unchecked: unchecked)
         }
         switch outcome {

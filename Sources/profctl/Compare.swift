@@ -6,6 +6,7 @@ struct Compare: ParsableCommand, Exemplified {
     static let examples = [
         "profctl compare 2d0aa0d3 8c66a13e",
         "profctl compare main latest --format markdown",
+        "profctl compare previous latest --store postgres://ci@db.example/profctl",
     ]
 
     static let configuration = CommandConfiguration(
@@ -22,20 +23,17 @@ struct Compare: ParsableCommand, Exemplified {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @Argument(help: "The earlier run (the baseline).") var first: String
     @Argument(help: "The later run.") var second: String
     @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let later = try RunQueries.resolve(second, in: db)
             let earlier = try BaselineResolver.resolve(first, for: later, in: db)
-            var request = CheckRequest(baseline: nil)
-            request.allowEnvironmentMismatch = true
-            let verdicts = CheckEngine.compare(current: try MetricCatalog.metrics(of: later, in: db),
-                                               baselines: try earlier.map { try MetricCatalog.metrics(of: $0, in: db) },
-                                               statistics: request.statistics)
+            let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
             noteIncomplete(earlier + [later])
             let heading = Self.heading(earlier: earlier, later: later)
             switch format {

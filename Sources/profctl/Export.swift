@@ -6,32 +6,51 @@ import ProfilerCLI
 struct Export: ParsableCommand, Exemplified {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case chromeTrace = "chrome-trace"
+        case pprof
     }
 
     static let examples = [
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
+        "profctl record lazy-container --sites --quiet && profctl export --run latest --format pprof -o sites.pb.gz   # then: go tool pprof -top sites.pb.gz",
+        "profctl export --store postgres://ci@db.example/profctl --run 2d0aa0d3 -o trace.json",
     ]
 
     static let configuration = CommandConfiguration(
-        abstract: "Write runs in another tool's format: a Chrome trace that Perfetto UI and chrome://tracing open.",
+        abstract: "Write runs in another tool's format: a Chrome trace (Perfetto UI, chrome://tracing), or a pprof profile of the allocation sites.",
         discussion: """
             One process per run, one track per strategy, a live-bytes counter per strategy \
             (a sample per step), a slice per step, and an instant event per lifecycle event \
-            with its component and bytes. Default: the newest run of every scenario.
+            with its component and bytes. --format pprof writes the sites of runs recorded with \
+            --sites as a gzipped profile.proto (go tool pprof, speedscope): sample types \
+            alloc_objects, alloc_space, inuse_objects, inuse_space; run, component, strategy and \
+            kind as labels. Default: the newest run of every scenario (with pprof, those recorded with --sites).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var selection: RunSelection
-    @Option(help: "chrome-trace.") var format = Format.chromeTrace
+    @Option(help: "chrome-trace or pprof.") var format = Format.chromeTrace
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
+    func validate() throws {
+        if format == .pprof, store.url != nil {
+            // push copies runs without their sites (docs/fleet.md), so the store has none to export.
+            throw ValidationError("--format pprof reads allocation sites, which the PostgreSQL store does not hold: "
+                                  + "export from the --db file the run was recorded into with --sites")
+        }
+    }
+
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let runs = try selection.runs(in: db)
             noteIncomplete(runs)
+            if format == .pprof {
+                try writePprof(runs, db)
+                return
+            }
             let trace = try ChromeTrace.export(runs, from: db)
             if let output {
                 try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -39,6 +58,22 @@ struct Export: ParsableCommand, Exemplified {
             } else {
                 Console.output(trace)
             }
+        }
+    }
+
+    /// The selected runs' sites; by default only the selected runs recorded with --sites.
+    private func writePprof(_ runs: [RunInfo], _ db: any SQLRowSource) throws {
+        var ids = runs.map(\.runID)
+        if selection.runReference == nil {
+            ids = try ids.filter { try SiteQuery.hasSites($0, in: db) }
+        }
+        if ids.isEmpty { throw SiteError.noSiteRuns(path: db.storeName) }
+        let profile = Data(try Pprof.export(runIDs: ids, in: db))
+        if let output {
+            try profile.write(to: URL(fileURLWithPath: output), options: .atomic)
+            Console.message("wrote the sites of \(ids.count) run(s) to \(output)")
+        } else {
+            FileHandle.standardOutput.write(profile)
         }
     }
 }

@@ -26,7 +26,7 @@ struct Merge: ParsableCommand, Exemplified {
 
     func run() throws {
         try reportingErrors {
-            for outcome in try Merger.merge(into: output, from: inputs) {
+            for outcome in try Merger.merge(into: output, from: inputs, views: BuiltInScenarios.reportViews()) {
                 Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
             }
         }

@@ -32,7 +32,8 @@ struct Migrate: ParsableCommand, Exemplified {
                     rows: rows.map { [.init($0.version), .text($0.name), .text($0.state.rawValue), SQLValue($0.appliedAt)] })))
                 return
             }
-            let (_, applied) = try ProfileStore.openAndMigrate(path: database.path, migrator: migrator)
+            let (_, applied) = try ProfileStore.openAndMigrate(path: database.path, migrator: migrator,
+                                                                views: BuiltInScenarios.reportViews())
             let names = applied.compactMap { v in migrator.migrations.first { $0.version == v }.map { "\(v) (\($0.name))" } }
             Console.message(applied.isEmpty
                 ? "\(database.path) is up to date at schema version \(migrator.latestVersion)"

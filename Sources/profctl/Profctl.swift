@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-@main
+/// The root command; ProfctlEntry.main runs it (profctl and profctl-pg call that).
 struct Profctl: ParsableCommand, Exemplified {
     static let examples = [
         "profctl record lazy-container && profctl report",
@@ -19,7 +19,7 @@ struct Profctl: ParsableCommand, Exemplified {
             a SQLite database (./profile.sqlite unless --db or PROFCTL_DB says otherwise).
             """,
         version: ProfilerVersion.current,
-        subcommands: [Record.self, Report.self, Query.self, Check.self, Baseline.self, Compare.self, TrendCommand.self, Export.self,
+        subcommands: [Record.self, Report.self, Query.self, Check.self, Baseline.self, Compare.self, TrendCommand.self, Export.self, Sites.self,
                       Runs.self, Scenarios.self, Merge.self, Push.self, Migrate.self]
     )
 }

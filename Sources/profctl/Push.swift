@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 struct Push: ParsableCommand, Exemplified {
     static let examples = [
@@ -40,14 +39,10 @@ struct Push: ParsableCommand, Exemplified {
 
     func run() throws {
         try reportingStoreErrors {
-            let target = try storeTarget(target, environment: ProcessInfo.processInfo.environment)
-            let outcome = try Pusher.push(from: database.path, to: target, includeIncomplete: includeIncomplete) { line in
+            let summary = try SharedStoreLink.require().push(from: database.path, to: target, includeIncomplete: includeIncomplete) { line in
                 if !quiet { Console.message(line) }
             }
-            let rate = outcome.seconds > 0 ? Int(Double(outcome.eventsCopied) / outcome.seconds) : 0
-            Console.message("\(outcome.runsAdded) runs pushed (\(outcome.eventsCopied) events, \(rate) events/s), "
-                + "\(outcome.runsAlreadyPresent) already in the store, \(outcome.runsLeftOut) incomplete left local, "
-                + "\(outcome.baselinesAdded) baselines added")
+            Console.message(summary)
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 struct Query: ParsableCommand, Exemplified {
     static let examples = [
@@ -51,7 +50,7 @@ struct Query: ParsableCommand, Exemplified {
         try reportingStoreErrors {
             let limits = QueryLimits(seconds: timeout, maxRows: maxRows)
             let result = if let url = store.url {
-                try PostgresReadOnlyQuery.run(sql, on: PostgresStore.openForReading(url), limits: limits)
+                try SharedStoreLink.require().query(sql, target: url, limits: limits)
             } else {
                 try ReadOnlyQuery.run(sql, on: ProfileStore.openForReading(path: database.path), limits: limits)
             }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 struct Report: ParsableCommand, Exemplified {
     static let examples = [
@@ -46,7 +45,7 @@ struct Report: ParsableCommand, Exemplified {
             let db = try store.open(database)
             let runs = try selection.runs(in: db)
             noteIncomplete(runs)
-            let reports = try runs.map { try RunReport.load($0, measure: bytes, from: db) }
+            let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
             let text: String
             if format == .html {
                 let sections = try reports.map { report in

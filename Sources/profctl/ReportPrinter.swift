@@ -35,7 +35,7 @@ enum ReportPrinter {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let run = String(decoding: try encoder.encode(report.run), as: UTF8.self)
         let rows = JSONRenderer().render(report.table).trimmingCharacters(in: .whitespacesAndNewlines)
-        var fields = ["\"run\": \(run)", "\"report\": \(JSONText.string(report.kind.rawValue))"]
+        var fields = ["\"run\": \(run)", "\"report\": \(JSONText.string(report.declaration.name))"]
         if let measure = report.measure { fields.append("\"bytes\": \(JSONText.string(measure.rawValue))") }
         fields.append("\"rows\": \(rows)")
         return "{\n" + fields.joined(separator: ",\n") + "\n}"

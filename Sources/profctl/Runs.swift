@@ -1,7 +1,6 @@
 import ArgumentParser
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 struct Runs: ParsableCommand, Exemplified {
     static let examples = [

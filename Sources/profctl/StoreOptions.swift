@@ -1,7 +1,6 @@
 import ArgumentParser
 import Profiler
 import ProfilerCLI
-import ProfilerPostgres
 
 /// --store, for the reading commands that can read the team's PostgreSQL store instead
 /// of the local --db file.
@@ -13,8 +12,15 @@ struct StoreOptions: ParsableArguments {
 
     /// The store to read: the PostgreSQL one when --store is given, else the --db file.
     func open(_ database: DatabaseOptions) throws -> any SQLRowSource {
-        if let url { return try PostgresStore.openForReading(url) }
+        if let url { return try SharedStoreLink.require().openForReading(url) }
         return try ProfileStore.openForReading(path: database.path)
+    }
+
+    /// The store to change (baseline set and rm): the PostgreSQL one when --store is given,
+    /// else the --db file, which must exist. Neither is created or migrated here.
+    func openForWriting(_ database: DatabaseOptions) throws -> any SQLWritableStore {
+        if let url { return try SharedStoreLink.require().openForWriting(url) }
+        return try ProfileStore.openExistingForWriting(path: database.path)
     }
 
     func validate() throws {

@@ -145,8 +145,8 @@ struct CheckEngineTests {
         let verdicts = CheckEngine.compare(current: after, baselines: [before])
         #expect(verdicts.map(\.status) == [.improvement, .context])
         #expect(!verdicts.contains { $0.fails })
-        #expect(MetricCatalog.use(ofColumn: "saved_bytes") == .metric(.derived, .largerIsBetter))
-        #expect(MetricCatalog.use(ofColumn: "bytes_per_instance") == .metric(.primary, .smallerIsBetter))
+        #expect(MetricCatalog.use(ofColumn: "saved_bytes", in: .savings) == .metric(.derived, .largerIsBetter))
+        #expect(MetricCatalog.use(ofColumn: "bytes_per_instance", in: .savings) == .metric(.primary, .smallerIsBetter))
     }
 
     @Test("a metric the run lacks is missing and fails unless allowed")

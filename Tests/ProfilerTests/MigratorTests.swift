@@ -117,7 +117,7 @@ struct MigratorTests {
         #expect(applied.contains(3))
         #expect(try upgraded.scalar(breakEven, [.text("Tiny")]) == .null)
         #expect(try upgraded.scalar(breakEven, [.text("Label")]) == .real(93.19))
-        let report = try RunReport.load(try RunQueries.resolve("run-1", in: upgraded), measure: .requested, from: upgraded)
+        let report = try RunReport.load(try RunQueries.resolve("run-1", in: upgraded), measure: .requested, catalog: BuiltInScenarios.reportCatalog(in: upgraded), from: upgraded)
         let column = try #require(report.table.columns.firstIndex(of: "break_even_pct"))
         #expect(report.table.rows.map { $0[column] } == [.null, .text("never"), .null, .real(93.19)])
     }

@@ -10,7 +10,7 @@ struct ScenarioReportTests {
         let temp = try TemporaryDatabase()
         try recordOnOwnThread(scenario, database: temp.path, options: RecordOptions(repeats: repeats, parameters: parameters))
         let db = try ProfileStore.openForReading(path: temp.path)
-        let report = try RunReport.load(try RunQueries.resolve("latest", in: db), measure: .requested, from: db)
+        let report = try RunReport.load(try RunQueries.resolve("latest", in: db), measure: .requested, catalog: BuiltInScenarios.reportCatalog(in: db), from: db)
         var byStrategy: [String: [String: SQLValue]] = [:]
         for row in report.table.rows {
             let fields = Dictionary(uniqueKeysWithValues: zip(report.table.columns, row))

@@ -50,4 +50,19 @@ struct SchemaDocTests {
             #expect(text.contains("`\(name)`"), "\(name) is not in docs/schema.md")
         }
     }
+
+    @Test("the report views part of docs/schema.md is what the declarations generate")
+    func reportViewsGenerated() throws {
+        let text = try String(contentsOf: Self.schemaDoc, encoding: .utf8)
+        let generated = BuiltInScenarios.reportViewsDoc
+        let start = try #require(text.range(of: "<!-- BEGIN report views"), "docs/schema.md lacks the generated part's start marker")
+        let end = try #require(text.range(of: ReportViewsDoc.end), "docs/schema.md lacks the generated part's end marker")
+        let current = String(text[start.lowerBound..<end.upperBound])
+        if ProcessInfo.processInfo.environment["PROFCTL_WRITE_SCHEMA_DOC"] == "1", current != generated {
+            try text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: generated)
+                .write(to: Self.schemaDoc, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == generated, "docs/schema.md's report views differ from the declarations: run PROFCTL_WRITE_SCHEMA_DOC=1 swift test --disable-xctest --filter SchemaDocTests")
+    }
 }

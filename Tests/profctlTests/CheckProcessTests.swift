@@ -153,8 +153,9 @@ struct CheckProcessTests {
         let trend = try ProfctlProcess.run(["trend", "--scenario", "lazy-container", "--component", "Label",
                                             "--strategy", "lazy", "--metric", "bytes_per_instance", "--format", "csv"], in: folder.url)
         #expect(trend.status == 0)
-        let values = trend.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").last }
-        #expect(values == ["48", "48"])
+        let lines = trend.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let value = try #require(lines.first?.firstIndex(of: "value"))
+        #expect(lines.dropFirst().map { $0[value] } == ["48", "48"])
     }
 
     @Test("merge holds the union of the runs; merging again adds nothing; inputs are not modified")

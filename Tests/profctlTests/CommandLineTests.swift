@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
-@testable import profctl
+@testable import ProfctlCommands
 import Profiler
 import ProfilerCLI
 
@@ -57,7 +57,7 @@ struct CommandLineTests {
     }
 
     @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate",
-                                                                    "check", "baseline", "compare", "trend", "merge", "export", "push"])
+                                                                    "check", "baseline", "compare", "trend", "merge", "export", "push", "sites"])
     func helpEndsWithExample(command: String) throws {
         let arguments = command.isEmpty ? ["--help"] : [command, "--help"]
         do {

@@ -81,7 +81,8 @@ struct DocumentedExamplesTests {
             guard inBlock else { continue }
             var command = line.hasPrefix("$ ") ? String(line.dropFirst(2)) : line
             if let comment = command.range(of: #"\s+# .*$"#, options: .regularExpression) { command.removeSubrange(comment) }
-            if command.range(of: #"^([A-Z_]+=(\$\()?)?profctl "#, options: .regularExpression) != nil {
+            // `own-components` is the example user program of README.md and docs/api.md.
+            if command.range(of: #"^([A-Z_]+=(\$\()?)?(profctl|own-components) "#, options: .regularExpression) != nil {
                 commands.append(command)
             }
         }
@@ -98,7 +99,8 @@ struct DocumentedExamplesTests {
 
     /// Runs one shell command line in `folder` with profctl on PATH.
     static func shell(_ command: String, in folder: URL, store: String? = nil) throws -> ProfctlProcess.Result {
-        let path = ProfctlProcess.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let path = ProfctlProcess.binary.deletingLastPathComponent().path + ":" + OwnComponentsExample.pathFolder.path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         var environment = ["PATH": path, "GITHUB_STEP_SUMMARY": folder.appendingPathComponent("summary.md").path]
         environment["PROFCTL_STORE"] = store
         return try ProfctlProcess.run(executable: URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", command],

@@ -407,7 +407,8 @@ struct GateProcessTests {
         #expect(trend.status == 0, "\(trend.stderr)")
         let rows = trend.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count == 18)
-        try #require(rows.allSatisfy { $0.count == 7 }, "started_at, run_id, git_commit, branch, component, strategy, value")
+        try #require(rows.allSatisfy { $0.count == 10 },
+                     "started_at, run_id, git_commit, branch, component, strategy, value, shift_pct, before_median, after_median")
         let series = Set(rows.map { "\($0[4])/\($0[5])" })
         #expect(series.count == 9)
         #expect(series.contains("Label/lazy") && series.contains("ImageView/lazy-realized"))

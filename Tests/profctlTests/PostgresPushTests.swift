@@ -23,7 +23,7 @@ struct PostgresPushTests {
         return Int64(shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    static let tables = ["runs", "events", "rollups", "steps", "samples", "metrics", "step_rollups", "latency_rollups"]
+    static let tables = ["runs", "event_series", "events", "rollups", "steps", "samples", "metrics", "step_rollups", "latency_rollups"]
 
     @Test("every table of every complete run lands; pushing twice adds nothing; the local file is unchanged")
     func pushTwice() throws {
@@ -59,9 +59,11 @@ struct PostgresPushTests {
 
         // events has no foreign keys (bulk speed); deleting a run still deletes its events.
         let runKey = try #require(try store.scalar("SELECT min(run_key) FROM runs")?.int64)
-        #expect(try store.scalar("SELECT count(*) FROM events WHERE run_key = $1", [.integer(runKey)])?.int64 ?? 0 > 0)
+        #expect(try store.scalar("SELECT count(*) FROM event_rows WHERE run_key = $1", [.integer(runKey)])?.int64 ?? 0 > 0)
+        let others = try #require(try store.scalar("SELECT count(*) FROM event_rows WHERE run_key <> $1", [.integer(runKey)])?.int64)
         try store.execute("DELETE FROM runs WHERE run_key = \(runKey)")
-        #expect(try store.scalar("SELECT count(*) FROM events WHERE run_key = $1", [.integer(runKey)])?.int64 == 0)
+        #expect(try store.scalar("SELECT count(*) FROM event_series WHERE run_key = $1", [.integer(runKey)])?.int64 == 0)
+        #expect(try Self.count("events", in: store) == others, "no event is left without its series")
     }
 
     @Test("four pushers at once, sharing a run, into a new store: every run lands once")
@@ -88,7 +90,7 @@ struct PostgresPushTests {
         #expect(try store.scalar("SELECT count(DISTINCT run_id) FROM runs")?.int64 == 5)
         let eventsPerRun = try Self.localCount("SELECT count(*) FROM events", folder.url.appendingPathComponent("shared.sqlite"))
         #expect(try Self.count("events", in: store) == 5 * eventsPerRun)
-        #expect(try store.scalar("SELECT count(*) FROM schema_migrations")?.int64 == 1)
+        #expect(try store.scalar("SELECT count(*) FROM schema_migrations")?.int64 == Int64(PostgresMigrator().migrations.count))
     }
 
     @Test("aborted runs stay local unless --include-incomplete")

@@ -22,6 +22,14 @@ public enum Checker {
         if !differences.isEmpty && !request.allowEnvironmentMismatch {
             throw CheckError.environmentMismatch(differences)
         }
+        return try compare(run, against: baselines, request, in: db)
+    }
+
+    /// Compares a run's metrics with its baselines' (and budgets), as given: no baseline is
+    /// looked up, and neither completeness nor environments are required (`profctl
+    /// compare` notes those instead of refusing).
+    public static func compare(_ run: RunInfo, against baselines: [RunInfo], _ request: CheckRequest,
+                               in db: any SQLRowSource) throws -> CheckResult {
         let current = try MetricCatalog.metrics(of: run, in: db)
         let before = try baselines.map { try MetricCatalog.metrics(of: $0, in: db) }
         let verdicts = CheckEngine.compare(current: current, baselines: before, tolerances: request.tolerances,

@@ -64,9 +64,10 @@ public struct ScenarioNames: Sendable, Equatable {
         let runs = try db.rows("SELECT run_key, report, json_extract(parameters, '$.kind') FROM runs WHERE scenario = ?",
                                [.text(scenario)])
         var strategies = Set(builtIn?.strategies ?? [])
-        var reports = Set(builtIn.map { [$0.report] } ?? [])
+        let catalog = try BuiltInScenarios.reportCatalog(in: db)
+        var reports: [ReportDeclaration] = builtIn.map { [$0.report] } ?? []
         for row in runs {
-            if let report = row[1].string.flatMap(ReportKind.init(rawValue:)) { reports.insert(report) }
+            if let name = row[1].string, let report = catalog.reports[name], !reports.contains(report) { reports.append(report) }
             // A scenario file's runs take the strategies of the built-in kind they run.
             if let kind = row[2].string, let declared = BuiltInScenarios.all.first(where: { $0.name == kind }) {
                 strategies.formUnion(declared.strategies)
@@ -80,7 +81,7 @@ public struct ScenarioNames: Sendable, Equatable {
         var primary: Set<String> = [MetricCatalog.allocationsPerInstance], derived: Set<String> = []
         for report in reports {
             for column in try db.table("SELECT * FROM \(report.view) LIMIT 0", []).columns {
-                guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column), !RunReport.runColumns.contains(column),
+                guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column, in: report), !RunReport.runColumns.contains(column),
                       !["component", "strategy", "baseline_strategy"].contains(column) else { continue }
                 if role == .primary { primary.insert(column) } else { derived.insert(column) }
             }

@@ -1,19 +1,3 @@
-/// Which direction is better for a metric.
-public enum Polarity: String, Sendable, Codable {
-    case smallerIsBetter = "smaller"
-    case largerIsBetter = "larger"
-}
-
-/// Whether a metric is gated against its baseline.
-public enum MetricRole: String, Sendable, Codable {
-    /// Measured directly (bytes, counts, latencies): a change is a regression or an improvement.
-    case primary
-    /// Computed from primary figures (saved bytes, savings %, break-even, hit ratio): shown
-    /// next to them as context, never gated against a baseline (an absolute budget on one
-    /// still applies), so a pure improvement can never fail through one.
-    case derived
-}
-
 /// Names one metric across runs: scenario, component (empty for a strategy-level
 /// figure), strategy, and what is measured.
 public struct MetricKey: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {

@@ -3,41 +3,22 @@
 /// the per-repeat median latency of each (step, component, strategy, kind) of creating
 /// and realizing (compared statistically).
 public enum MetricCatalog {
-    /// How `check` treats one report column. The one place that says which figures are
-    /// measured and which are computed from them; a later scenario declaration can carry
-    /// the same facts per column.
+    /// How `check` treats one report column.
     public enum ColumnUse: Sendable, Equatable {
         /// A metric with this role and polarity.
         case metric(MetricRole, Polarity)
-        /// Not a metric: an input or identifier (instances, panels), or a figure that
-        /// varies from run to run by nature (timings, how a background sweep interleaved).
+        /// Not a metric: a label, an input (instances, panels), or a figure that varies
+        /// from run to run by nature (timings, how a background sweep interleaved).
         case notGated
     }
 
-    /// Every report column that is not a primary, smaller-is-better measurement. A numeric
-    /// column not listed here is gated as primary and smaller-is-better: a new column
+    /// How a report column is used, as its report declares it. A numeric column the
+    /// declaration does not name is gated as primary and smaller-is-better: a new column
     /// fails closed until it is declared.
-    static let columnUses: [String: ColumnUse] = [
-        // Counts where more is better.
-        "hits": .metric(.primary, .largerIsBetter),
-        // Figures computed from the bytes and counts next to them.
-        "hit_ratio": .metric(.derived, .largerIsBetter),
-        "saved_bytes": .metric(.derived, .largerIsBetter),
-        "savings_pct": .metric(.derived, .largerIsBetter),
-        "break_even_pct": .metric(.derived, .largerIsBetter),
-        // Inputs, identifiers and figures that vary by nature.
-        "instances": .notGated, "panels": .notGated, "opened": .notGated, "realized_pct": .notGated,
-        "sweeps": .notGated, "sweeps_skipped": .notGated, "sweep_ms": .notGated,
-        "first_ns": .notGated, "later_median_ns": .notGated, "later_p90_ns": .notGated,
-        "reuse_median_ns": .notGated, "reuse_p90_ns": .notGated,
-        // The first cell pays the process's one-time costs, and how much of them lands on
-        // it varies between identical runs (docs/ci.md): shown, not gated.
-        "first_cell_bytes": .notGated,
-    ]
-
-    /// How a report column is used; undeclared numeric columns are primary, smaller-is-better.
-    public static func use(ofColumn column: String) -> ColumnUse {
-        columnUses[column] ?? .metric(.primary, .smallerIsBetter)
+    public static func use(ofColumn column: String, in report: ReportDeclaration) -> ColumnUse {
+        guard let declared = report.column(column) else { return .metric(.primary, .smallerIsBetter) }
+        guard declared.gated, let polarity = declared.polarity else { return .notGated }
+        return .metric(declared.role, polarity)
     }
 
     /// Allocations a run may gain or lose between identical recordings (see allocationMetrics).
@@ -54,7 +35,7 @@ public enum MetricCatalog {
     }
 
     static func reportMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
-        let report = try RunReport.load(run, measure: .requested, from: db)
+        let report = try RunReport.load(run, measure: .requested, catalog: try BuiltInScenarios.reportCatalog(in: db), from: db)
         let columns = report.table.columns
         var metrics: [Metric] = []
         for row in report.table.rows {
@@ -62,7 +43,7 @@ public enum MetricCatalog {
             let component = fields["component"]?.string ?? ""
             let strategy = fields["strategy"]?.string ?? ""
             for (column, value) in zip(columns, row) {
-                guard case .metric(let role, let polarity) = use(ofColumn: column), let number = value.double else { continue }
+                guard case .metric(let role, let polarity) = use(ofColumn: column, in: report.declaration), let number = value.double else { continue }
                 metrics.append(Metric(key: MetricKey(scenario: run.scenario, component: component, strategy: strategy, name: column),
                                       value: number, polarity: polarity, role: role))
             }
@@ -114,7 +95,9 @@ public enum MetricCatalog {
                                 name: "\(row[4].string ?? "")\(latencyMarker)\(row[1].string ?? "")")
             medians[key, default: []].append(row[5].double ?? 0)
         }
-        return medians.map { key, samples in
+        // In key order: a dictionary's order changes from one process to the next, and a
+        // trend or a check must print the same rows from the same runs on either store.
+        return medians.sorted { $0.key < $1.key }.map { key, samples in
             Metric(key: key, value: median(samples), polarity: .smallerIsBetter, kind: .latency(samples: samples))
         }
     }

@@ -36,6 +36,8 @@ public enum AllocationScope {
     /// the heap. Throws ``AllocationScopeError`` when nothing can be measured.
     public static func measure<T>(_ body: () throws -> T) throws -> Measured<T> {
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
+        // record --sites walks this thread's stack: its bounds are read once, never in a region.
+        if profctl_sites_enabled() != 0 { excluded { profctl_sites_prepare_thread() } }
         var region = profctl_region()
         switch profctl_region_begin(&region) {
         case 0: break
@@ -47,11 +49,13 @@ public enum AllocationScope {
         do {
             value = try body()
         } catch {
+            if profctl_sites_enabled() != 0 { profctl_sites_region_ending() }
             var discarded = profctl_region_result()
             profctl_region_end(&region, &discarded)
             throw error
         }
         let end = monotonicNanoseconds()
+        if profctl_sites_enabled() != 0 { profctl_sites_region_ending() }
         var result = profctl_region_result()
         profctl_region_end(&region, &result)
         return Measured(value: value, allocations: Allocations(result),

@@ -6,7 +6,7 @@ import Foundation
 /// per lifecycle event with its component and bytes. Timestamps are microseconds since
 /// the run started.
 public enum ChromeTrace {
-    public static func export(_ runs: [RunInfo], from db: SQLiteConnection) throws -> String {
+    public static func export(_ runs: [RunInfo], from db: any SQLRowSource) throws -> String {
         var events: [String] = []
         for (index, run) in runs.enumerated() {
             events += try trace(run, pid: index + 1, db: db)
@@ -24,7 +24,7 @@ public enum ChromeTrace {
         "{" + fields.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
-    static func trace(_ run: RunInfo, pid: Int, db: SQLiteConnection) throws -> [String] {
+    static func trace(_ run: RunInfo, pid: Int, db: any SQLRowSource) throws -> [String] {
         let key = try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(run.runID)]) ?? .null
         var strategies: [String] = []
         func tid(_ strategy: String) -> Int {
@@ -56,23 +56,20 @@ public enum ChromeTrace {
                                ("args", object([("requested", JSONText.value(row[3])), ("usable", JSONText.value(row[4]))]))]))
         }
         // Every lifecycle event, at the moment its measured work started.
-        let statement = try db.prepare("""
+        let events = try db.rows("""
             SELECT s.strategy, k.name, s.component, e.instance, e.requested_bytes, e.requested_bytes + e.usable_extra_bytes,
                    e.duration_ns, e.at_us, x.repeat
             FROM event_series x JOIN events e ON e.series_id = x.series_id
             JOIN subjects s ON s.subject_id = x.subject_id JOIN event_kinds k ON k.kind_id = x.kind_id
             WHERE x.run_key = ? ORDER BY e.seq
-            """)
-        try statement.bind([key])
-        while try statement.step() {
-            let row = statement.row()
+            """, [key])
+        for row in events {
             out.append(object([("name", JSONText.value(row[1])), ("cat", "\"lifecycle\""), ("ph", "\"i\""), ("s", "\"t\""),
                                ("pid", "\(pid)"), ("tid", "\(tid(row[0].string ?? ""))"), ("ts", String(row[7].int64 ?? 0)),
                                ("args", object([("component", JSONText.value(row[2])), ("instance", JSONText.value(row[3])),
                                                 ("bytes", JSONText.value(row[4])), ("usable_bytes", JSONText.value(row[5])),
                                                 ("duration_ns", JSONText.value(row[6])), ("repeat", JSONText.value(row[8]))]))]))
         }
-        statement.reset()
         for (index, strategy) in strategies.enumerated() {
             out.append(object([("name", "\"thread_name\""), ("ph", "\"M\""), ("pid", "\(pid)"), ("tid", "\(index + 1)"),
                                ("args", object([("name", JSONText.string(strategy))]))]))

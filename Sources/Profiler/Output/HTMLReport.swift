@@ -102,31 +102,28 @@ public enum HTMLReport {
         return SVGChart.bars(title: title, unit: unit, categories: categories, series: series)
     }
 
+    /// Columns (phases) as categories, strategies as series.
+    static func byColumn(_ table: ResultTable, _ title: String, _ unit: String, _ columns: [String], logScale: Bool) -> String {
+        let categories = columns.map { $0.replacingOccurrences(of: "_ns", with: "").replacingOccurrences(of: "_", with: " ") }
+        return SVGChart.bars(title: title, unit: unit, categories: categories,
+                             series: labels(table, "strategy").enumerated().map { index, strategy in
+                                 SVGChart.Series(name: strategy, values: columns.map { column(table, $0)[safe: index] ?? nil })
+                             }, logScale: logScale)
+    }
+
+    /// The charts the report declares, in order.
     static func charts(_ report: RunReport) -> [String] {
         let t = report.table
-        switch report.kind {
-        case .savings:
-            return [byComponent(t, "Bytes per instance", "bytes", "bytes_per_instance"),
-                    byComponent(t, "Savings against \(report.run.baselineStrategy)", "%", "savings_pct")]
-        case .imageCache:
-            return [byStrategy(t, "Cache lookups", "count", ["hits", "misses"]),
-                    byStrategy(t, "Live and retained bytes", "bytes",
-                               ["live_bytes_while_shown", "retained_bytes_after_release", "retained_bytes_after_idle"])]
-        case .lazyList:
-            return [byStrategy(t, "Rows created and realized", "count", ["rows_created", "rows_created_at_top", "realizations", "rows_realized_at_top"]),
-                    byStrategy(t, "Live bytes", "bytes", ["peak_live_bytes", "live_bytes_back_at_top"])]
-        case .compositeCell:
-            let phases = ["first_ns", "later_median_ns", "later_p90_ns", "reuse_median_ns", "reuse_p90_ns"]
-            let latency = SVGChart.bars(title: "Creation latency per phase", unit: "ns", categories: phases.map { $0.replacingOccurrences(of: "_ns", with: "").replacingOccurrences(of: "_", with: " ") },
-                                        series: labels(t, "strategy").enumerated().map { index, strategy in
-                                            SVGChart.Series(name: strategy, values: phases.map { column(t, $0)[index] })
-                                        }, logScale: true)
-            return [latency, byStrategy(t, "Bytes per cell", "bytes", ["bytes_per_cell"], logScale: true)]
-        case .identity:
-            return [byStrategy(t, "What the change did", "count", ["created_on_change", "released_on_change", "state_resets"])]
-        case .liveRoom:
-            return [byStrategy(t, "Bytes of the whole page", "bytes", ["page_bytes"]),
-                    byStrategy(t, "Realized share against break-even", "%", ["realized_pct", "break_even_pct"])]
+        return report.declaration.charts.map { chart in
+            let title = chart.title(baseline: report.run.baselineStrategy)
+            switch chart.layout {
+            case .columnsPerStrategy:
+                return byStrategy(t, title, chart.unit, chart.columns, logScale: chart.logScale)
+            case .strategiesPerComponent:
+                return byComponent(t, title, chart.unit, chart.columns.first ?? "")
+            case .strategiesPerColumn:
+                return byColumn(t, title, chart.unit, chart.columns, logScale: chart.logScale)
+            }
         }
     }
 
@@ -140,4 +137,9 @@ public enum HTMLReport {
                                   SVGChart.Series(name: strategy, values: points.map { $0.liveBytes })
                               })
     }
+}
+
+private extension Array {
+    /// The element at `index`, or nil past the end (a column missing from an old view).
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -68,23 +68,5 @@ public final class LazyContainer<Component: AnyObject, Parent: AnyObject> {
     }
 }
 
-// Conveniences for views. They take no closures over Component: Swift 6.3's
-// cross-module optimizer crashes deserializing such closure types in a class-constrained
-// extension. Pass `add:` and `onFirstAdd:` to the general methods for those hooks.
-extension LazyContainer where Component: View, Parent: View {
-    /// Builds the view if needed and adds it as a subview of `parent`.
-    @discardableResult
-    public func ensure(in parent: Parent) -> Component {
-        ensure(in: parent, add: View.attach)
-    }
-
-    @discardableResult
-    public func ensure(in parent: Parent, probe: Probe) throws -> Component {
-        try ensure(in: parent, probe: probe, add: View.attach)
-    }
-
-    /// Removes the view from its superview and drops it.
-    public func remove() { remove(detach: View.detach) }
-
-    public func remove(probe: Probe) throws { try remove(probe: probe, detach: View.detach) }
-}
+// Conveniences for views (and any other AttachableComponent, a user's own view type
+// included): LazyContainer+AttachableComponent.swift.

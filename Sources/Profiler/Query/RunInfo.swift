@@ -35,27 +35,47 @@ public struct RunInfo: Sendable, Equatable, Codable {
         branch, ci_provider, ci_job, pull_request
         """
 
+    /// Reads one row of a result with the runs table's columns, by column name (a column
+    /// the result lacks reads as NULL).
+    init(_ row: [SQLValue], columns: [String: Int]) {
+        func value(_ name: CodingKeys) -> SQLValue { columns[name.rawValue].map { row[$0] } ?? .null }
+        runID = value(.runID).string ?? ""
+        scenario = value(.scenario).string ?? ""
+        status = value(.status).string ?? ""
+        startedAt = value(.startedAt).string ?? ""
+        endedAt = value(.endedAt).string
+        gitCommit = value(.gitCommit).string
+        host = value(.host).string ?? ""
+        os = value(.os).string ?? ""
+        arch = value(.arch).string ?? ""
+        swiftVersion = value(.swiftVersion).string ?? ""
+        buildConfiguration = value(.buildConfiguration).string ?? ""
+        toolVersion = value(.toolVersion).string ?? ""
+        baselineStrategy = value(.baselineStrategy).string ?? ""
+        report = value(.report).string ?? ReportDeclaration.savings.name
+        parameters = value(.parameters).string ?? "{}"
+        error = value(.error).string
+        branch = value(.branch).string
+        ciProvider = value(.ciProvider).string
+        ciJob = value(.ciJob).string
+        pullRequest = value(.pullRequest).string
+    }
+
+    /// The names in `columns`, by position: for rows selected with `SELECT \(RunInfo.columns)`.
+    static let positions: [String: Int] = Dictionary(columns.split(separator: ",").enumerated().map {
+        ($0.element.trimmingCharacters(in: .whitespacesAndNewlines), $0.offset)
+    }, uniquingKeysWith: { a, _ in a })
+
+    /// A row selected with `SELECT \(RunInfo.columns)` (prefer `all(_:)`, which reads the
+    /// names the result carries).
     init(row: [SQLValue]) {
-        runID = row[0].string ?? ""
-        scenario = row[1].string ?? ""
-        status = row[2].string ?? ""
-        startedAt = row[3].string ?? ""
-        endedAt = row[4].string
-        gitCommit = row[5].string
-        host = row[6].string ?? ""
-        os = row[7].string ?? ""
-        arch = row[8].string ?? ""
-        swiftVersion = row[9].string ?? ""
-        buildConfiguration = row[10].string ?? ""
-        toolVersion = row[11].string ?? ""
-        baselineStrategy = row[12].string ?? ""
-        report = row[13].string ?? ReportKind.savings.rawValue
-        parameters = row[14].string ?? "{}"
-        error = row[15].string
-        branch = row[16].string
-        ciProvider = row[17].string
-        ciJob = row[18].string
-        pullRequest = row[19].string
+        self.init(row, columns: Self.positions.filter { $0.value < row.count })
+    }
+
+    /// Every run of a result table, read by column name.
+    static func all(_ table: ResultTable) -> [RunInfo] {
+        let columns = Dictionary(table.columns.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return table.rows.map { RunInfo($0, columns: columns) }
     }
 
     /// The status of a run that finished: the only kind whose figures are results.
@@ -76,38 +96,37 @@ public struct RunInfo: Sendable, Equatable, Codable {
 /// Finding runs: all of them, or one by id, id prefix or `latest`.
 public enum RunQueries {
     public static func list(_ db: any SQLRowSource, limit: Int = 50) throws -> [RunInfo] {
-        try db.rows("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)])
-            .map(RunInfo.init(row:))
+        RunInfo.all(try db.table("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)]))
     }
 
     /// The newest complete run of every scenario, in the order scenarios were first recorded.
     public static func latestPerScenario(_ db: any SQLRowSource) throws -> [RunInfo] {
-        try db.rows("""
+        RunInfo.all(try db.table("""
             SELECT \(RunInfo.columns) FROM runs r
             WHERE status = 'complete' AND started_at = (
                 SELECT max(started_at) FROM runs x WHERE x.scenario = r.scenario AND x.status = 'complete')
             ORDER BY (SELECT min(started_at) FROM runs x WHERE x.scenario = r.scenario), run_id
-            """).map(RunInfo.init(row:))
+            """, []))
     }
 
     /// `latest` is the newest complete run (of `scenario`, when given); anything else
     /// is a run id or an unambiguous prefix of one.
     public static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if reference == "latest" {
-            let rows = try db.rows("""
+            let runs = RunInfo.all(try db.table("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND (CAST(?1 AS TEXT) IS NULL OR scenario = ?1)
                 ORDER BY started_at DESC, run_id DESC LIMIT 1
-                """, [SQLValue(scenario)])
-            guard let row = rows.first else { throw StoreError.noRuns(path: db.storeName) }
-            return RunInfo(row: row)
+                """, [SQLValue(scenario)]))
+            guard let run = runs.first else { throw StoreError.noRuns(path: db.storeName) }
+            return run
         }
-        let rows = try db.rows("SELECT \(RunInfo.columns) FROM runs WHERE run_id LIKE ? || '%' ESCAPE '\\' LIMIT 2",
-                               [.text(escapeLike(reference.lowercased()))])
-        guard rows.count == 1, let row = rows.first, !reference.isEmpty else {
+        let runs = RunInfo.all(try db.table("SELECT \(RunInfo.columns) FROM runs WHERE run_id LIKE ? || '%' ESCAPE '\\' LIMIT 2",
+                                            [.text(escapeLike(reference.lowercased()))]))
+        guard runs.count == 1, let run = runs.first, !reference.isEmpty else {
             throw StoreError.runNotFound(path: db.storeName, run: reference)
         }
-        return RunInfo(row: row)
+        return run
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -1,24 +1,27 @@
 /// The report that fits one run: rows of its scenario's report view.
 public struct RunReport: Sendable {
     public let run: RunInfo
-    public let kind: ReportKind
-    /// `requested` or `usable` for savings reports; nil for the others (their bytes are requested).
+    /// The declaration of its report: the view it read, its columns and charts.
+    public let declaration: ReportDeclaration
+    /// `requested` or `usable` for reports by byte measure (savings); nil for the others (their bytes are requested).
     public let measure: ByteMeasure?
     public let table: ResultTable
 
-    /// Columns every report view has that the run itself already says.
-    static let runColumns: Set<String> = ["run_id", "scenario", "bytes_measure"]
+    /// Columns every report view may have that the run itself already says.
+    static var runColumns: Set<String> { ReportDeclaration.runColumns }
 
-    public static func load(_ run: RunInfo, measure: ByteMeasure, from db: any SQLRowSource) throws -> RunReport {
-        let kind = ReportKind(rawValue: run.report) ?? .savings
-        let savings = kind == .savings
-        let sql = "SELECT * FROM \(kind.view) WHERE run_id = ?" + (savings ? " AND bytes_measure = ?" : "")
-        let values: [SQLValue] = savings ? [.text(run.runID), .text(measure.rawValue)] : [.text(run.runID)]
+    /// Reads the run's rows from its report's view, as the catalog declares it.
+    public static func load(_ run: RunInfo, measure: ByteMeasure, catalog: ReportCatalog,
+                            from db: any SQLRowSource) throws -> RunReport {
+        let declaration = try catalog.declaration(of: run)
+        let byMeasure = declaration.byMeasure
+        let sql = "SELECT * FROM \(declaration.view) WHERE run_id = ?" + (byMeasure ? " AND bytes_measure = ?" : "")
+        let values: [SQLValue] = byMeasure ? [.text(run.runID), .text(measure.rawValue)] : [.text(run.runID)]
         let result = try db.table(sql, values)
         let keep = result.columns.enumerated().filter { !runColumns.contains($0.element) }
         let rows = result.rows.map { row in keep.map { row[$0.offset] } }
         let table = neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows))
-        return RunReport(run: run, kind: kind, measure: savings ? measure : nil, table: table)
+        return RunReport(run: run, declaration: declaration, measure: byMeasure ? measure : nil, table: table)
     }
 
     /// What a report prints for a lazy row whose break-even rate is NULL: lazy never wins

@@ -2,10 +2,13 @@
 public struct TrendPoint: Sendable, Equatable {
     public let run: RunInfo
     public let value: Double?
+    /// How far the value may move between identical runs (0 for bytes and latencies).
+    public let slack: Double
 }
 
 /// One (component, strategy) series of a metric over runs.
 public struct TrendSeries: Sendable, Equatable {
+    public let metric: String
     /// Empty for a strategy-level metric.
     public let component: String
     public let strategy: String
@@ -14,36 +17,52 @@ public struct TrendSeries: Sendable, Equatable {
 
     /// "Label / eager", or "eager" for a strategy-level metric.
     public var label: String { [component, strategy].filter { !$0.isEmpty }.joined(separator: " / ") }
+
+    /// Latencies vary from run to run and need statistics to find a change; bytes and
+    /// counts repeat exactly.
+    public var isLatency: Bool { metric.contains(MetricCatalog.latencyMarker) }
 }
 
 public enum Trend {
     /// The last `limit` complete runs of `scenario`, oldest first, and the metric's value
     /// in each, one series per (component, strategy) that `component` and `strategy`
-    /// leave open: every series is returned, none is picked silently.
-    public static func series(scenario: String, metric: String, component: String?, strategy: String?,
-                              limit: Int, in db: SQLiteConnection) throws -> (runs: [RunInfo], series: [TrendSeries]) {
+    /// leave open: every series is returned, none is picked silently. A nil `metric`
+    /// means every metric of the scenario, series by series.
+    public static func series(scenario: String, metric: String?, component: String?, strategy: String?,
+                              limit: Int, in db: any SQLRowSource) throws -> (runs: [RunInfo], series: [TrendSeries]) {
         let runs = Array(try db.rows("""
             SELECT \(RunInfo.columns) FROM runs WHERE status = 'complete' AND scenario = ?
             ORDER BY started_at DESC LIMIT ?
             """, [.text(scenario), .init(limit)]).map(RunInfo.init(row:)).reversed())
-        var values: [[MetricKey: Double]] = []
+        var values: [[MetricKey: (value: Double, slack: Double)]] = []
         var keys: [MetricKey] = []
         for run in runs {
-            let metrics = metric.contains(MetricCatalog.latencyMarker) ? try MetricCatalog.latencyMetrics(of: run, in: db)
-                : try MetricCatalog.reportMetrics(of: run, in: db) + MetricCatalog.allocationMetrics(of: run, in: db)
-            var byKey: [MetricKey: Double] = [:]
-            for m in metrics where m.key.name == metric && (component.map { m.key.component == $0 } ?? true)
+            var metrics: [Metric] = []
+            if metric.map({ !$0.contains(MetricCatalog.latencyMarker) }) ?? true {
+                metrics += try MetricCatalog.reportMetrics(of: run, in: db) + MetricCatalog.allocationMetrics(of: run, in: db)
+            }
+            if metric.map({ $0.contains(MetricCatalog.latencyMarker) }) ?? true {
+                // Latencies come from a dictionary: sorted, so series come in the same order every time.
+                metrics += try MetricCatalog.latencyMetrics(of: run, in: db).sorted { $0.key < $1.key }
+            }
+            var byKey: [MetricKey: (value: Double, slack: Double)] = [:]
+            for m in metrics where (metric.map { m.key.name == $0 } ?? true) && (component.map { m.key.component == $0 } ?? true)
                 && (strategy.map { m.key.strategy == $0 } ?? true) {
                 // Keys without the scenario: a series spans runs.
-                let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: metric)
-                if byKey[key] == nil { byKey[key] = m.value }
+                let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: m.key.name)
+                if byKey[key] == nil { byKey[key] = (m.value, m.slack) }
                 if !keys.contains(key) { keys.append(key) }
             }
             values.append(byKey)
         }
+        if metric == nil {
+            // Every metric: one metric's series together, in the order they first came.
+            let names = keys.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            keys = names.flatMap { name in keys.filter { $0.name == name } }
+        }
         let series = keys.map { key in
-            TrendSeries(component: key.component, strategy: key.strategy,
-                        points: zip(runs, values).map { TrendPoint(run: $0, value: $1[key]) })
+            TrendSeries(metric: key.name, component: key.component, strategy: key.strategy,
+                        points: zip(runs, values).map { TrendPoint(run: $0, value: $1[key]?.value, slack: $1[key]?.slack ?? 0) })
         }
         return (runs, series)
     }

@@ -37,6 +37,11 @@ public struct Probe: Sendable {
                           requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
         try AllocationScope.excluded {
+            if SiteCapture.isCapturing {
+                // A warm-up pass's events go nowhere, and so do its sites.
+                SiteCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
+                                           keep: !(sink is DiscardingSink), untrackedFreedUsable: a.untrackedFreedUsableBytes)
+            }
             try sink.record(event)
             sink.addLifetimes(of: measured.scopeID, for: event)
         }

@@ -41,7 +41,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public static func start(database path: String, run: RunDescription,
                              environment: RunEnvironment = .current(),
                              bufferCapacity: Int = 65_536) throws -> Recorder {
-        let connection = try ProfileStore.openForWriting(path: path)
+        let connection = try ProfileStore.openForWriting(path: path, views: run.reportViews)
         let runID = UUID().uuidString.lowercased()
         let inserted = try connection.scalar("""
             INSERT INTO runs (run_id, scenario, status, started_at, git_commit, branch, ci_provider, ci_job, pull_request,
@@ -55,7 +55,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 SQLValue(environment.ci.pullRequest),
                 .text(environment.host), .text(environment.os), .text(environment.arch),
                 .text(environment.swiftVersion), .text(environment.buildConfiguration),
-                .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.report.rawValue),
+                .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.report),
                 .text(run.parametersJSON),
                 .init(Int(getpid())),
             ])

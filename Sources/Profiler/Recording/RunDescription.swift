@@ -45,14 +45,18 @@ public struct RunDescription: Sendable, Equatable {
     public var scenario: String
     public var baselineStrategy: String
     public var parameters: [String: ParameterValue]
-    public var report: ReportKind
+    /// The name of the report its runs are read with (`runs.report`).
+    public var report: String
+    /// The report's view, installed (or brought up to date) when the database is opened.
+    public var reportViews: [RepeatableView]
 
     public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue],
-                report: ReportKind = .savings) {
+                report: String = "savings", reportViews: [RepeatableView] = []) {
         self.scenario = scenario
         self.baselineStrategy = baselineStrategy
         self.parameters = parameters
         self.report = report
+        self.reportViews = reportViews
     }
 
     var parametersJSON: String {

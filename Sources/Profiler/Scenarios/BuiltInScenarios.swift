@@ -10,6 +10,32 @@ public enum BuiltInScenarios {
         SwiftLeaksScenario(),
     ]
 
+    /// Every report the built-in scenarios declare, each once (the savings report first).
+    public static let reports: [ReportDeclaration] = reports(of: all)
+
+    /// The reports of some scenarios, each once, the savings report first.
+    public static func reports(of scenarios: [any Scenario]) -> [ReportDeclaration] {
+        ([ReportDeclaration.savings] + scenarios.map(\.report)).reduce(into: []) { unique, report in
+            if !unique.contains(where: { $0.name == report.name }) { unique.append(report) }
+        }
+    }
+
+    /// The built-in reports' views, for a database opened for writing (`migrate`, `merge`).
+    public static func reportViews() throws -> [RepeatableView] {
+        try reports.map { try $0.repeatableView() }
+    }
+
+    /// The reports a database's runs are read with: those it stores, then the built-in ones.
+    public static func reportCatalog(in db: any SQLRowSource) throws -> ReportCatalog {
+        try ReportCatalog.load(from: db, declared: reports)
+    }
+
+    /// The per-scenario part of docs/schema.md: every built-in report and its columns.
+    public static var reportViewsDoc: String {
+        let users = Dictionary(grouping: all, by: \.report.name).mapValues { $0.map(\.name) }
+        return ReportViewsDoc.markdown(reports, users: users)
+    }
+
     public static func named(_ name: String) throws -> any Scenario {
         guard let scenario = all.first(where: { $0.name == name }) else {
             throw ScenarioError.unknownScenario(name, known: all.map(\.name))
@@ -24,6 +50,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownParameter(String, scenario: String, known: [String])
     case invalidValue(String, value: String, expected: String)
     case invalidOption(String)
+    /// A step or metric recorded that the scenario's declaration does not list.
+    case undeclared(String, String, scenario: String, declared: [String])
 
     public var description: String {
         switch self {
@@ -36,6 +64,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
         case .invalidValue(let name, let value, let expected):
             "'\(value)' is not a valid \(name): expected \(expected)"
         case .invalidOption(let text): text
+        case .undeclared(let what, let name, let scenario, let declared):
+            "\(scenario) recorded the \(what) '\(name)', which it does not declare (its \(what)s: \(declared.joined(separator: ", "))); "
+                + "add it to the scenario's \(what)s"
         }
     }
 }

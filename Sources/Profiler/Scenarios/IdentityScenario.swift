@@ -7,14 +7,48 @@ import Foundation
 public struct IdentityScenario: Scenario {
     public let name = "identity"
     public let summary = "stable, index and fresh ids on a head insertion; branch vs modifier toggle (seed 5)"
-    public let baselineStrategy = "stable-id"
-    public let strategies = ["stable-id", "index-id", "fresh-id", "branch", "single-element-modifier"]
+    /// Three identity choices for a list, and two ways to toggle one element.
+    public enum Strategy: String, ScenarioStrategy {
+        case stableID = "stable-id", indexID = "index-id", freshID = "fresh-id"
+        case branch
+        case singleElementModifier = "single-element-modifier"
+    }
+
+    public let baselineStrategy = Strategy.stableID.rawValue
+    public let strategies = Strategy.names
+    public let steps = ["initial", "insert-head", "toggle", "release"]
+    public let metrics = ["state_resets"]
     public let countParameter = "items"
     public let parameters = [
         ParameterSpec("items", "items in the list before the insertion", .integer(1...100_000), default: .int(50)),
         ParameterSpec("toggles", "branch toggles", .integer(1...10_000), default: .int(1)),
     ]
-    public let report = ReportKind.identity
+    public let report = ReportDeclaration(
+        name: "identity", view: "identity_report",
+        summary: "Elements created on the first render and on the change (head insertion or branch toggle), elements released by the change, item states reset, bytes per element.",
+        query: """
+            SELECT run_id, strategy,
+                   SUM(CASE WHEN step = 'initial' AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_initially,
+                   SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_on_change,
+                   SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'release' THEN events ELSE 0 END) / MAX(repeats) AS released_on_change,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = s.run_key AND m.strategy = s.strategy AND m.name = 'state_resets') AS INTEGER) AS state_resets,
+                   ROUND(CAST(SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) AS REAL)
+                         / NULLIF(SUM(CASE WHEN kind = 'create' THEN events ELSE 0 END), 0), 2) AS bytes_per_element
+            FROM step_summary s WHERE report = 'identity'
+            GROUP BY run_key, strategy
+            ORDER BY run_key, MIN(first_seq)
+            """,
+        columns: [
+            .label("strategy", "the identity choice"),
+            .measured("created_initially", .count, "elements created on the first render"),
+            .measured("created_on_change", .count, "elements created by the insertion or toggle"),
+            .measured("released_on_change", .count, "elements released by the insertion or toggle"),
+            .measured("state_resets", .count, "item states lost"),
+            .measured("bytes_per_element", .bytes, "live bytes per element created"),
+        ],
+        charts: [
+            .perStrategy("What the change did", unit: "count", ["created_on_change", "released_on_change", "state_resets"]),
+        ])
 
     public init() {}
 
@@ -28,54 +62,61 @@ public struct IdentityScenario: Scenario {
 
     public func run(_ context: ScenarioContext) throws {
         let count = context.options.int("items")
-        for strategy in context.strategies {
+        for strategy in try context.strategies(Strategy.self) {
             try runStrategy(strategy, count, context.discarding)
             try runStrategy(strategy, count, context)
-            context.progress("\(name): \(strategy)")
+            context.progress("\(name): \(strategy.rawValue)")
         }
     }
 
-    private func runStrategy(_ strategy: String, _ count: Int, _ context: ScenarioContext) throws {
+    private func runStrategy(_ typed: Strategy, _ count: Int, _ context: ScenarioContext) throws {
+        let strategy = typed.rawValue
         let probe = context.probe(component: "element", strategy: strategy)
         let store = IdentityStore<Key, ListElement>()
-        var items = Array(1...count)
-        switch strategy {
-        case "stable-id", "index-id", "fresh-id":
-            func keys() -> [Key] {
-                switch strategy {
-                case "stable-id": items.map { .id($0) }
-                case "index-id": items.indices.map { .index($0) }
-                default: items.map { _ in .fresh(UUID()) }
-                }
-            }
-            try context.step("initial", strategy: strategy) {
-                try update(store, keys(), items, probe)
-            }
-            try context.step("insert-head", strategy: strategy) {
-                let before = stateShown(store)
-                items.insert(count + 1, at: 0)
-                try update(store, keys(), items, probe)
-                try context.metric("state_resets", Double(resets(before, stateShown(store))), strategy: strategy)
-            }
-        default:
-            let toggles = context.options.int("toggles")
-            var flag = true
-            func key() -> [Key] { strategy == "branch" ? [.branch(flag)] : [.branch(true)] }
-            try context.step("initial", strategy: strategy) {
-                try update(store, key(), [1], probe)
-            }
-            try context.step("toggle", strategy: strategy) {
-                var total = 0
-                for _ in 0..<toggles {
-                    let before = stateShown(store)
-                    flag.toggle()
-                    try update(store, key(), [1], probe) { element in element.modifier = flag ? 1 : 0 }
-                    total += resets(before, stateShown(store))
-                }
-                try context.metric("state_resets", Double(total), strategy: strategy)
-            }
+        switch typed {
+        case .stableID: try insertAtHead(count, store, probe, context, strategy) { items in items.map { .id($0) } }
+        case .indexID: try insertAtHead(count, store, probe, context, strategy) { items in items.indices.map { .index($0) } }
+        case .freshID: try insertAtHead(count, store, probe, context, strategy) { items in items.map { _ in .fresh(UUID()) } }
+        case .branch: try toggle(twoIdentities: true, store, probe, context, strategy)
+        case .singleElementModifier: try toggle(twoIdentities: false, store, probe, context, strategy)
         }
         try context.step("release", strategy: strategy) { try store.removeAll(probe: probe) }
+    }
+
+    /// A list of `count` items, then one inserted at the head; `keys` gives each item its identity.
+    private func insertAtHead(_ count: Int, _ store: IdentityStore<Key, ListElement>, _ probe: Probe,
+                              _ context: ScenarioContext, _ strategy: String, keys: ([Int]) -> [Key]) throws {
+        var items = Array(1...count)
+        try context.step("initial", strategy: strategy) {
+            try update(store, keys(items), items, probe)
+        }
+        try context.step("insert-head", strategy: strategy) {
+            let before = stateShown(store)
+            items.insert(count + 1, at: 0)
+            try update(store, keys(items), items, probe)
+            try context.metric("state_resets", Double(resets(before, stateShown(store))), strategy: strategy)
+        }
+    }
+
+    /// One element toggled: between two branches (two identities) or through a modifier (one).
+    private func toggle(twoIdentities: Bool, _ store: IdentityStore<Key, ListElement>, _ probe: Probe,
+                        _ context: ScenarioContext, _ strategy: String) throws {
+        let toggles = context.options.int("toggles")
+        var flag = true
+        func key() -> [Key] { twoIdentities ? [.branch(flag)] : [.branch(true)] }
+        try context.step("initial", strategy: strategy) {
+            try update(store, key(), [1], probe)
+        }
+        try context.step("toggle", strategy: strategy) {
+            var total = 0
+            for _ in 0..<toggles {
+                let before = stateShown(store)
+                flag.toggle()
+                try update(store, key(), [1], probe) { element in element.modifier = flag ? 1 : 0 }
+                total += resets(before, stateShown(store))
+            }
+            try context.metric("state_resets", Double(total), strategy: strategy)
+        }
     }
 
     /// Which state storage each item is shown with.

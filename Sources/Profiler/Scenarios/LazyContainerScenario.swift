@@ -5,8 +5,15 @@
 public struct LazyContainerScenario: Scenario {
     public let name = "lazy-container"
     public let summary = "Label, Button, ImageView: eager vs lazy container vs lazy container realized (seed 1)"
-    public let baselineStrategy = "eager"
-    public let strategies = ["eager", "lazy", "lazy-realized"]
+    /// Built directly, wrapped and never realized, wrapped and realized.
+    public enum Strategy: String, ScenarioStrategy {
+        case eager, lazy
+        case lazyRealized = "lazy-realized"
+    }
+
+    public let baselineStrategy = Strategy.eager.rawValue
+    public let strategies = Strategy.names
+    public let steps = ["build", "release"]
     public let countParameter = "instances"
     public let parameters = [
         ParameterSpec("instances", "instances per component and strategy", .integer(1...1_000_000), default: .int(1000)),
@@ -29,23 +36,24 @@ public struct LazyContainerScenario: Scenario {
 
     private func measure<C: View>(_ component: String, _ count: Int, _ context: ScenarioContext,
                                   _ make: @escaping () -> C) throws {
-        for strategy in context.strategies {
+        for strategy in try context.strategies(Strategy.self) {
             // Warm-up: the first use of a generic type or a static allocates once per process.
             try run(strategy, component, 1, context.discarding, make)
             try run(strategy, component, count, context, make)
-            context.progress("\(name): \(component) \(strategy): \(count) instances")
+            context.progress("\(name): \(component) \(strategy.rawValue): \(count) instances")
         }
     }
 
-    private func run<C: View>(_ strategy: String, _ component: String, _ count: Int,
+    private func run<C: View>(_ typed: Strategy, _ component: String, _ count: Int,
                               _ context: ScenarioContext, _ make: @escaping () -> C) throws {
+        let strategy = typed.rawValue
         let probe = context.probe(component: component, strategy: strategy)
         // The parent has room for every child up front, so adding one allocates nothing
         // and each instance is charged only for itself.
         let parent = View()
         parent.prepareToHost(count)
-        switch strategy {
-        case "eager":
+        switch typed {
+        case .eager:
             var views: [C] = []
             views.reserveCapacity(count)
             try context.step("build", strategy: strategy) {
@@ -65,13 +73,13 @@ public struct LazyContainerScenario: Scenario {
                     }
                 }
             }
-        default:
+        case .lazy, .lazyRealized:
             var containers: [LazyContainer<C, View>] = []
             containers.reserveCapacity(count)
             try context.step("build", strategy: strategy) {
                 for i in 0..<count {
                     let container = try LazyContainer<C, View>.make(probe: probe.instance(i), make)
-                    if strategy == "lazy-realized" {
+                    if typed == .lazyRealized {
                         try container.ensure(in: parent, probe: probe.instance(i))
                     }
                     containers.append(container)

@@ -9,8 +9,17 @@
 public struct LazyListScenario: Scenario {
     public let name = "lazy-list"
     public let summary = "a feed of N rows through a viewport, scrolled down and back: eager vs lazy variants (seed 2)"
-    public let baselineStrategy = "eager"
-    public let strategies = ["eager", "lazy", "lazy-explicit-id", "lazy-conditional-root", "lazy-wrapped-conditional"]
+    public enum Strategy: String, ScenarioStrategy {
+        case eager, lazy
+        case lazyExplicitID = "lazy-explicit-id"
+        case lazyConditionalRoot = "lazy-conditional-root"
+        case lazyWrappedConditional = "lazy-wrapped-conditional"
+    }
+
+    public let baselineStrategy = Strategy.eager.rawValue
+    public let strategies = Strategy.names
+    public let steps = ["top", "scroll-down", "scroll-up", "release"]
+    public let metrics = ["nested_state_resets", "max_visible", "pages_loaded"]
     public let countParameter = "rows"
     public let parameters = [
         ParameterSpec("rows", "items in the feed", .integer(1...100_000), default: .int(100)),
@@ -20,32 +29,84 @@ public struct LazyListScenario: Scenario {
         ParameterSpec("scroll", "the scroll script: moves to the bottom or the top, one row at a time",
                       .script(["down", "up"]), default: .strings(["down", "up"])),
     ]
-    public let report = ReportKind.lazyList
+    public let report = ReportDeclaration(
+        name: "lazy-list", view: "list_report",
+        summary: "Rows created and realized (at the top and in all), the most rows visible, peak live bytes, live bytes once scrolled back to the top, nested state lost, pages loaded.",
+        query: """
+            WITH counts AS (
+                SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
+                       SUM(CASE WHEN component = 'row' AND kind = 'create' THEN events ELSE 0 END) AS created,
+                       SUM(CASE WHEN component = 'row' AND kind = 'create' AND step = 'top' THEN events ELSE 0 END) AS created_at_top,
+                       SUM(CASE WHEN component = 'row-body' AND kind = 'realize' THEN events ELSE 0 END) AS realized,
+                       SUM(CASE WHEN component = 'row-body' AND kind = 'realize' AND step = 'top' THEN events ELSE 0 END) AS realized_at_top
+                FROM step_summary WHERE report = 'lazy-list'
+                GROUP BY run_key, strategy
+            ),
+            live AS (
+                SELECT run_key, strategy, MAX(peak_bytes) AS peak,
+                       MAX(CASE WHEN step = 'scroll-up' THEN live_bytes END) AS back_at_top
+                FROM sample_summary GROUP BY run_key, strategy
+            )
+            SELECT c.run_id, c.strategy,
+                   c.created / c.repeats AS rows_created,
+                   c.created_at_top / c.repeats AS rows_created_at_top,
+                   c.realized / c.repeats AS realizations,
+                   c.realized_at_top / c.repeats AS rows_realized_at_top,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'max_visible') AS INTEGER) AS max_visible,
+                   v.peak AS peak_live_bytes,
+                   CAST(v.back_at_top AS INTEGER) AS live_bytes_back_at_top,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'nested_state_resets') AS INTEGER) AS nested_state_resets,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'pages_loaded') AS INTEGER) AS pages_loaded
+            FROM counts c
+            JOIN live v ON v.run_key = c.run_key AND v.strategy = c.strategy
+            ORDER BY c.run_key, c.ordinal
+            """,
+        columns: [
+            .label("strategy", "how rows are created and realized"),
+            .measured("rows_created", .count, "rows created over the whole script"),
+            .measured("rows_created_at_top", .count, "rows created to show the top"),
+            .measured("realizations", .count, "row bodies realized over the whole script"),
+            .measured("rows_realized_at_top", .count, "row bodies realized to show the top"),
+            .measured("max_visible", .count, "the most rows alive at once"),
+            .measured("peak_live_bytes", .bytes, "the highest live bytes"),
+            .measured("live_bytes_back_at_top", .bytes, "live bytes once scrolled back to the top"),
+            .measured("nested_state_resets", .count, "bodies realized again without the state set in them"),
+            .measured("pages_loaded", .count, "pages of data loaded"),
+        ],
+        charts: [
+            .perStrategy("Rows created and realized", unit: "count",
+                         ["rows_created", "rows_created_at_top", "realizations", "rows_realized_at_top"]),
+            .perStrategy("Live bytes", unit: "bytes", ["peak_live_bytes", "live_bytes_back_at_top"]),
+        ])
 
     public init() {}
 
     public func run(_ context: ScenarioContext) throws {
-        for strategy in context.strategies {
+        for strategy in try context.strategies(Strategy.self) {
             try runStrategy(strategy, context.discarding, rows: 3)
             try runStrategy(strategy, context, rows: context.options.int("rows"))
-            context.progress("\(name): \(strategy)")
+            context.progress("\(name): \(strategy.rawValue)")
         }
     }
 
-    private func makeList(_ strategy: String, rows: Int, _ options: ResolvedOptions) -> LazyList<FeedRow, FeedRowBody> {
-        let creation: LazyList<FeedRow, FeedRowBody>.Policy =
-            ["eager", "lazy-explicit-id", "lazy-conditional-root"].contains(strategy) ? .all : .visible
-        let realization: LazyList<FeedRow, FeedRowBody>.Policy = strategy == "eager" ? .all : .visible
-        let wrapped = strategy == "lazy-wrapped-conditional"
+    private func makeList(_ strategy: Strategy, rows: Int, _ options: ResolvedOptions) -> LazyList<FeedRow, FeedRowBody> {
+        typealias Policy = LazyList<FeedRow, FeedRowBody>.Policy
+        let (creation, realization, wrapped): (Policy, Policy, Bool) = switch strategy {
+        case .eager: (.all, .all, false)
+        case .lazy: (.visible, .visible, false)
+        case .lazyExplicitID, .lazyConditionalRoot: (.all, .visible, false)
+        case .lazyWrappedConditional: (.visible, .visible, true)
+        }
         return LazyList(totalItems: rows, pageSize: options.int("page_size"), loadThreshold: options.int("load_threshold"),
                         creation: creation, realization: realization,
                         makeRow: { FeedRow(item: $0) },
                         makeBody: { row, _ in FeedRowBody(row: row, wrapped: wrapped) })
     }
 
-    private func runStrategy(_ strategy: String, _ context: ScenarioContext, rows: Int) throws {
+    private func runStrategy(_ typed: Strategy, _ context: ScenarioContext, rows: Int) throws {
+        let strategy = typed.rawValue
         let viewport = context.options.int("viewport")
-        let list = makeList(strategy, rows: rows, context.options)
+        let list = makeList(typed, rows: rows, context.options)
         let probe = context.probe(component: "row", strategy: strategy)
         // Nested state the user set in a body; a body realized again without it was reset.
         var touched = Set<Int>()

@@ -4,14 +4,60 @@
 public struct LiveRoomScenario: Scenario {
     public let name = "live-room"
     public let summary = "a page with many optional feature panels, a fraction opened: eager vs lazy"
-    public let baselineStrategy = "eager"
-    public let strategies = ["eager", "lazy"]
+    /// Every panel built with the page, or each in a lazy container.
+    public enum Strategy: String, ScenarioStrategy {
+        case eager, lazy
+    }
+
+    public let baselineStrategy = Strategy.eager.rawValue
+    public let strategies = Strategy.names
+    public let steps = ["open-page", "use", "close-page"]
+    public let metrics = ["opened", "panels"]
     public let countParameter = "panels"
     public let parameters = [
         ParameterSpec("panels", "optional feature panels on the page (cycling through 6 kinds)", .integer(30...10_000), default: .int(30)),
         ParameterSpec("opened_percent", "share of the panels the script opens", .integer(0...100), default: .int(20)),
     ]
-    public let report = ReportKind.liveRoom
+    public let report = ReportDeclaration(
+        name: "live-room", view: "live_room_report",
+        summary: "The whole page's bytes per strategy (every panel's create and realize), panels opened, and for `lazy` `break_even_pct` (NULL, printed `never`, when the containers alone cost as much as the eager page) next to `realized_pct`.",
+        query: """
+            WITH totals AS (
+                SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal,
+                       SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) / MAX(repeats) AS page_bytes,
+                       SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) / MAX(repeats) AS created_bytes
+                FROM step_summary WHERE report = 'live-room'
+                GROUP BY run_key, strategy
+            )
+            SELECT t.run_id, t.strategy,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels') AS INTEGER) AS panels,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened') AS INTEGER) AS opened,
+                   t.page_bytes,
+                   e.page_bytes - t.page_bytes AS saved_bytes,
+                   ROUND(100.0 * (e.page_bytes - t.page_bytes) / NULLIF(e.page_bytes, 0), 2) AS savings_pct,
+                   CASE WHEN t.strategy = 'lazy' AND t.created_bytes < e.page_bytes
+                        THEN ROUND(100.0 * (1 - CAST(t.created_bytes AS REAL) / e.page_bytes), 2) END AS break_even_pct,
+                   CASE WHEN t.strategy = 'lazy' THEN ROUND(100.0 *
+                       (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened')
+                       / (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels'), 2) END AS realized_pct
+            FROM totals t
+            LEFT JOIN totals e ON e.run_key = t.run_key AND e.strategy = 'eager'
+            ORDER BY t.run_key, t.ordinal
+            """,
+        columns: [
+            .label("strategy", "how the panels are built"),
+            .shown("panels", .count, "panels on the page (an input)"),
+            .shown("opened", .count, "panels the script opened (an input)"),
+            .measured("page_bytes", .bytes, "bytes of the whole page: every panel's create and realize"),
+            .derived("saved_bytes", .bytes, "the eager page's bytes minus this one's"),
+            .derived("savings_pct", .percent, "saved bytes as a share of the eager page's"),
+            .derived("break_even_pct", .percent, "lazy: the realized share below which lazy wins; NULL (never) where it cannot"),
+            .shown("realized_pct", .percent, "lazy: the share the script realized (an input)"),
+        ],
+        charts: [
+            .perStrategy("Bytes of the whole page", unit: "bytes", ["page_bytes"]),
+            .perStrategy("Realized share against break-even", unit: "%", ["realized_pct", "break_even_pct"]),
+        ])
 
     public init() {}
 
@@ -31,22 +77,25 @@ public struct LiveRoomScenario: Scenario {
         let percent = context.options.int("opened_percent")
         // Opens panels spread evenly over the page: panel i when the running share crosses a whole panel.
         let opened = Set((0..<count).filter { ($0 + 1) * percent / 100 > $0 * percent / 100 })
-        for strategy in context.strategies {
-            try runStrategy(strategy, count, opened, context.discarding)
-            try runStrategy(strategy, count, opened, context)
+        for typed in try context.strategies(Strategy.self) {
+            let strategy = typed.rawValue
+            try runStrategy(typed, count, opened, context.discarding)
+            try runStrategy(typed, count, opened, context)
             try context.metric("opened", Double(opened.count), strategy: strategy)
             try context.metric("panels", Double(count), strategy: strategy)
             context.progress("\(name): \(strategy)")
         }
     }
 
-    private func runStrategy(_ strategy: String, _ count: Int, _ opened: Set<Int>, _ context: ScenarioContext) throws {
+    private func runStrategy(_ typed: Strategy, _ count: Int, _ opened: Set<Int>, _ context: ScenarioContext) throws {
+        let strategy = typed.rawValue
         let page = View()
         page.prepareToHost(count)
         func probe(_ i: Int) -> Probe {
             context.probe(component: Self.kinds[i % Self.kinds.count].name, strategy: strategy).instance(i)
         }
-        if strategy == "eager" {
+        switch typed {
+        case .eager:
             var panels: [View] = []
             try context.step("open-page", strategy: strategy) {
                 for i in 0..<count {
@@ -63,7 +112,7 @@ public struct LiveRoomScenario: Scenario {
                     try probe(i).measure(.release) { panels.removeLast().removeFromSuperview() }
                 }
             }
-        } else {
+        case .lazy:
             var containers: [LazyContainer<View, View>] = []
             try context.step("open-page", strategy: strategy) {
                 for i in 0..<count {

@@ -26,8 +26,10 @@ public struct RecordOptions: Sendable, Equatable {
     public static let instancesKey = "@instances"
 }
 
-/// A scripted experiment: builds components under several strategies and emits the
-/// lifecycle events that the reports are made of.
+/// A scripted experiment, declared in one place: its name, parameters, strategies,
+/// the steps and metrics it records, and the report that reads them. Everything else
+/// (`profctl scenarios`, the report's view and its stored declaration, `check`'s
+/// polarities, the HTML charts, docs/schema.md) is derived from the declaration.
 public protocol Scenario: Sendable {
     /// The name `profctl record` takes.
     var name: String { get }
@@ -35,13 +37,20 @@ public protocol Scenario: Sendable {
     var summary: String { get }
     /// The strategy that savings are measured against.
     var baselineStrategy: String { get }
+    /// The strategies' names, in the order they run. With a `ScenarioStrategy` enum:
+    /// `Strategy.names`, and `context.strategies(Strategy.self)` in `run`.
     var strategies: [String] { get }
     /// The parameters it takes, with defaults.
     var parameters: [ParameterSpec] { get }
     /// The parameter `--instances` sets.
     var countParameter: String { get }
-    /// The report that fits this scenario.
-    var report: ReportKind { get }
+    /// The named steps it records (`context.step`); its report's view may select on them.
+    /// Empty: undeclared (allowed for a scenario with the default savings report).
+    var steps: [String] { get }
+    /// The names of the numbers it records with `context.metric`.
+    var metrics: [String] { get }
+    /// The report that reads its runs: the savings report unless it declares its own.
+    var report: ReportDeclaration { get }
     /// What it leaves behind on purpose after its release steps; everything else it
     /// builds, it gives back (empty by default).
     var keptOnPurpose: [KeptBytes] { get }
@@ -52,8 +61,19 @@ public protocol Scenario: Sendable {
     func plannedInstances(_ options: ResolvedOptions) -> Int?
 }
 
+/// A scenario's strategies as a type: a `String`-backed enum, so `run` switches over
+/// them exhaustively and a name that is not one of them can never run another's code.
+public protocol ScenarioStrategy: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+
+extension ScenarioStrategy {
+    /// Every strategy's name, in declaration order: a scenario's `strategies`.
+    public static var names: [String] { allCases.map(\.rawValue) }
+}
+
 extension Scenario {
-    public var report: ReportKind { .savings }
+    public var steps: [String] { [] }
+    public var metrics: [String] { [] }
+    public var report: ReportDeclaration { .savings }
     public var keptOnPurpose: [KeptBytes] { [] }
     public func plannedInstances(_ options: ResolvedOptions) -> Int? { nil }
 
@@ -80,15 +100,16 @@ extension Scenario {
             throw ScenarioError.invalidValue("repeats", value: String(options.repeats), expected: "at least 1")
         }
         return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
-                               runName: options.runName ?? name)
+                               runName: options.runName ?? name, declaredSteps: steps, declaredMetrics: metrics)
     }
 
-    func description(for options: ResolvedOptions) -> RunDescription {
+    func description(for options: ResolvedOptions) throws -> RunDescription {
         var parameters = options.parameters
         parameters["repeats"] = .int(options.repeats)
         parameters["strategies"] = .strings(options.strategies)
         if options.runName != name { parameters["kind"] = .string(name) }
-        return RunDescription(scenario: options.runName, baselineStrategy: baselineStrategy, parameters: parameters, report: report)
+        return RunDescription(scenario: options.runName, baselineStrategy: baselineStrategy, parameters: parameters,
+                              report: report.name, reportViews: [try report.repeatableView()])
     }
 }
 
@@ -98,6 +119,10 @@ public struct ResolvedOptions: Sendable, Equatable {
     public let strategies: [String]
     public let parameters: [String: ParameterValue]
     public let runName: String
+    /// The steps and metrics the scenario declares (empty: undeclared, anything goes):
+    /// recording one it does not declare throws, so its report's view cannot miss it.
+    public internal(set) var declaredSteps: [String] = []
+    public internal(set) var declaredMetrics: [String] = []
 
     public func int(_ name: String) -> Int {
         if case .int(let v) = parameters[name] { return v }
@@ -137,6 +162,18 @@ public struct ScenarioContext: Sendable {
 
     public var strategies: [String] { options.strategies }
 
+    /// The strategies to run, typed. Throws for a name that is not one of `S`'s cases
+    /// (resolve already refuses those, so only a scenario whose `strategies` and `S`
+    /// disagree can get here).
+    public func strategies<S: ScenarioStrategy>(_ type: S.Type) throws -> [S] {
+        try options.strategies.map { name in
+            guard let strategy = S(rawValue: name) else {
+                throw ScenarioError.unknownStrategy(name, scenario: options.runName, known: S.names)
+            }
+            return strategy
+        }
+    }
+
     public func probe(component: String, strategy: String) -> Probe {
         Probe(sink: sink, component: component, strategy: strategy, repeatIndex: repeatIndex)
     }
@@ -144,6 +181,9 @@ public struct ScenarioContext: Sendable {
     /// Runs one named step of one strategy; afterwards the strategy's live bytes are sampled.
     @discardableResult
     public func step<T>(_ name: String, strategy: String, _ body: () throws -> T) throws -> T {
+        if !options.declaredSteps.isEmpty, !options.declaredSteps.contains(name) {
+            throw ScenarioError.undeclared("step", name, scenario: options.runName, declared: options.declaredSteps)
+        }
         try AllocationScope.excluded { try sink.enterStep(name) }
         let value = try body()
         try AllocationScope.excluded { try sink.sample(strategy: strategy, repeatIndex: repeatIndex) }
@@ -152,6 +192,9 @@ public struct ScenarioContext: Sendable {
 
     /// Records a number observed in the current step of a strategy.
     public func metric(_ name: String, _ value: Double, strategy: String) throws {
+        if !options.declaredMetrics.isEmpty, !options.declaredMetrics.contains(name) {
+            throw ScenarioError.undeclared("metric", name, scenario: options.runName, declared: options.declaredMetrics)
+        }
         try AllocationScope.excluded { try sink.metric(name, value, strategy: strategy, repeatIndex: repeatIndex) }
     }
 

@@ -39,25 +39,27 @@ public struct ScenarioFile: Sendable {
     static let keys = ["scenario", "name", "repeats", "strategies", "parameters"]
 
     /// Reads and checks a scenario file, with bounded work whatever it holds (BoundedYAML).
-    public static func load(path: String) throws -> ScenarioFile {
-        try read(BoundedYAML.load(path: path, what: "scenario file"), path: path)
+    /// `registry`: the scenarios its `scenario:` may name (a user's executable passes its own).
+    public static func load(path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
+        try read(BoundedYAML.load(path: path, what: "scenario file"), path: path, registry: registry)
     }
 
-    public static func parse(_ text: String, path: String) throws -> ScenarioFile {
-        try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path)
+    public static func parse(_ text: String, path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
+        try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path, registry: registry)
     }
 
-    static func read(_ root: Node?, path: String) throws -> ScenarioFile {
+    static func read(_ root: Node?, path: String, registry: [any Scenario]) throws -> ScenarioFile {
         guard let root else {
             throw ScenarioFileError(path: path, line: 1, column: 1,
                                     message: "the file is empty; it needs at least `scenario: NAME`")
         }
-        return try Reader(path: path).read(root)
+        return try Reader(path: path, registry: registry).read(root)
     }
 
     /// Reads the node tree, failing at the first problem with its position.
     struct Reader {
         let path: String
+        let registry: [any Scenario]
 
         func fail(_ node: Node?, _ message: String) -> ScenarioFileError {
             ScenarioFileError(path: path, line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1, message: message)
@@ -76,13 +78,11 @@ public struct ScenarioFile: Sendable {
                 fields[name] = (key, value)
             }
             guard let kindNode = fields["scenario"]?.value else {
-                throw fail(root, "missing `scenario:`; built-in scenarios: \(BuiltInScenarios.all.map(\.name).joined(separator: ", "))")
+                throw fail(root, "missing `scenario:`; known scenarios: \(registry.map(\.name).joined(separator: ", "))")
             }
-            let scenario: any Scenario
-            do {
-                scenario = try BuiltInScenarios.named(try text(kindNode, "scenario"))
-            } catch let error as ScenarioError {
-                throw fail(kindNode, error.description)
+            let kind = try text(kindNode, "scenario")
+            guard let scenario = registry.first(where: { $0.name == kind }) else {
+                throw fail(kindNode, ScenarioError.unknownScenario(kind, known: registry.map(\.name)).description)
             }
             var options = RecordOptions()
             if let node = fields["name"]?.value { options.runName = try runName(node) }

@@ -10,9 +10,19 @@ public enum ScenarioRunner {
                               environment: RunEnvironment = .current(),
                               display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
-        let resolved = try scenario.resolve(options)
+        try record(scenario, database: path, resolved: try scenario.resolve(options), environment: environment,
+                   display: display, progress: progress)
+    }
+
+    /// Records options already resolved against the scenario (`Scenario.resolve`): one
+    /// run in the database at `path`, its rollups written when it completes.
+    @discardableResult
+    public static func record(_ scenario: any Scenario, database path: String, resolved: ResolvedOptions,
+                              environment: RunEnvironment = .current(),
+                              display: (any ProgressDisplay)? = nil,
+                              progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
-        let recorder = try Recorder.start(database: path, run: scenario.description(for: resolved),
+        let recorder = try Recorder.start(database: path, run: try scenario.description(for: resolved),
                                           environment: environment)
         let ticker = display.map { display in
             ProgressTicker(recorder: recorder, display: display, scenario: resolved.runName,
@@ -21,15 +31,22 @@ public enum ScenarioRunner {
         }
         defer { ticker?.stop() }
         do {
-            for index in 0..<resolved.repeats {
-                if resolved.repeats > 1 { progress("\(scenario.name): repeat \(index + 1) of \(resolved.repeats)") }
-                try scenario.run(ScenarioContext(sink: recorder, repeatIndex: index, options: resolved, progress: progress))
-            }
+            try run(scenario, resolved, into: recorder, progress: progress)
         } catch {
             recorder.abort(because: error)
             throw error
         }
         return try recorder.finish()
+    }
+
+    /// Runs every repeat of a scenario into any sink (a recorder, a test's collector):
+    /// the measuring part of recording, apart from where the events go.
+    public static func run(_ scenario: any Scenario, _ resolved: ResolvedOptions, into sink: any EventSink,
+                           progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        for index in 0..<resolved.repeats {
+            if resolved.repeats > 1 { progress("\(scenario.name): repeat \(index + 1) of \(resolved.repeats)") }
+            try scenario.run(ScenarioContext(sink: sink, repeatIndex: index, options: resolved, progress: progress))
+        }
     }
 }
 

@@ -5,8 +5,34 @@
 public struct SwiftLeaksScenario: Scenario {
     public let name = "swift-leaks"
     public let summary = "retain cycles through closures and delegates, an unpruned observer list, and their fixes"
-    public let baselineStrategy = "weak-self-closure"
-    public let strategies = Self.twins.flatMap { [$0.leaking, $0.fixed] }
+    /// Each leak the way Swift code really leaks it, and its fix.
+    public enum Strategy: String, ScenarioStrategy {
+        case strongSelfClosure = "strong-self-closure", weakSelfClosure = "weak-self-closure"
+        case strongDelegate = "strong-delegate", weakDelegate = "weak-delegate"
+        case unprunedObservers = "unpruned-observers", prunedObservers = "pruned-observers"
+
+        /// The screen this strategy opens and closes.
+        var component: String {
+            switch self {
+            case .strongSelfClosure, .weakSelfClosure: "ticker-screen"
+            case .strongDelegate, .weakDelegate: "download-screen"
+            case .unprunedObservers, .prunedObservers: "themed-screen"
+            }
+        }
+
+        /// Whether this is the leaking one of its twins.
+        var leaks: Bool {
+            switch self {
+            case .strongSelfClosure, .strongDelegate, .unprunedObservers: true
+            case .weakSelfClosure, .weakDelegate, .prunedObservers: false
+            }
+        }
+    }
+
+    public let baselineStrategy = Strategy.weakSelfClosure.rawValue
+    public let strategies = Strategy.names
+    public let steps = ["open", "use", "close"]
+    public let metrics = ["observers_left"]
     public let countParameter = "screens"
     public let parameters = [
         ParameterSpec("screens", "screens opened and closed again per strategy", .integer(1...100_000), default: .int(20)),
@@ -14,44 +40,41 @@ public struct SwiftLeaksScenario: Scenario {
 
     /// Each leaking strategy, its fixed twin, and the component both build.
     public static let twins: [(leaking: String, fixed: String, component: String)] = [
-        ("strong-self-closure", "weak-self-closure", "ticker-screen"),
-        ("strong-delegate", "weak-delegate", "download-screen"),
-        ("unpruned-observers", "pruned-observers", "themed-screen"),
-    ]
+        (Strategy.strongSelfClosure, Strategy.weakSelfClosure), (Strategy.strongDelegate, Strategy.weakDelegate),
+        (Strategy.unprunedObservers, Strategy.prunedObservers),
+    ].map { ($0.rawValue, $1.rawValue, $0.component) }
 
     /// The strategies that leak by design, for the verdicts to catch: never declared as
     /// intended retention, and left out of "every scenario balances" by name.
-    public static var leakingStrategies: [String] { twins.map(\.leaking) }
+    public static var leakingStrategies: [String] { Strategy.allCases.filter(\.leaks).map(\.rawValue) }
 
     public init() {}
 
     public func run(_ context: ScenarioContext) throws {
         let count = context.options.int("screens")
-        for strategy in context.strategies {
+        for strategy in try context.strategies(Strategy.self) {
             // Warm-up: the first use of each type and code path allocates once per process.
             try runStrategy(strategy, 1, context.discarding)
             try runStrategy(strategy, count, context)
-            context.progress("\(name): \(strategy)")
+            context.progress("\(name): \(strategy.rawValue)")
         }
     }
 
-    private func runStrategy(_ strategy: String, _ count: Int, _ context: ScenarioContext) throws {
-        guard let twin = Self.twins.first(where: { $0.leaking == strategy || $0.fixed == strategy }) else {
-            throw ScenarioError.unknownStrategy(strategy, scenario: name, known: strategies)
-        }
-        let leaks = strategy == twin.leaking
+    private func runStrategy(_ typed: Strategy, _ count: Int, _ context: ScenarioContext) throws {
+        let strategy = typed.rawValue
+        let leaks = typed.leaks
         // The hub outlives the screens, as an app's notification centre does.
         let hub = ObserverHub()
         var screens: [AnyObject] = []
         screens.reserveCapacity(count)
-        func probe(_ i: Int) -> Probe { context.probe(component: twin.component, strategy: strategy).instance(i) }
+        func probe(_ i: Int) -> Probe { context.probe(component: typed.component, strategy: strategy).instance(i) }
         try context.step("open", strategy: strategy) {
             for i in 0..<count {
                 screens.append(try probe(i).measure(.create) { () -> AnyObject in
-                    switch twin.component {
-                    case "ticker-screen": TickerScreen(weakSelf: !leaks)
-                    case "download-screen": DownloadScreen(strongDelegate: leaks)
-                    default: ThemedScreen(hub: hub, prunes: !leaks)
+                    switch typed {
+                    case .strongSelfClosure, .weakSelfClosure: TickerScreen(weakSelf: !leaks)
+                    case .strongDelegate, .weakDelegate: DownloadScreen(strongDelegate: leaks)
+                    case .unprunedObservers, .prunedObservers: ThemedScreen(hub: hub, prunes: !leaks)
                     }
                 })
             }

@@ -2,25 +2,26 @@ import Foundation
 
 /// Named baselines: per scenario, a label on one run (the baselines table).
 public enum Baselines {
-    public static func set(_ name: String, run: RunInfo, in db: SQLiteConnection) throws {
-        try db.run("""
+    public static func set(_ name: String, run: RunInfo, in db: any SQLWritableStore) throws {
+        _ = try db.table("""
             INSERT INTO baselines (name, scenario, run_id, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (name, scenario) DO UPDATE SET run_id = excluded.run_id, created_at = excluded.created_at
             """, [.text(name), .text(run.scenario), .text(run.runID), .text(Timestamp.now())])
     }
 
     /// Removes a label from every scenario; returns how many runs it labelled.
-    public static func remove(_ name: String, in db: SQLiteConnection) throws -> Int {
-        try db.run("DELETE FROM baselines WHERE name = ?", [.text(name)])
-        return db.changes
+    /// Call it inside `db.writing` so the count and the removal are one transaction.
+    public static func remove(_ name: String, in db: any SQLWritableStore) throws -> Int {
+        let labelled = try db.scalar("SELECT count(*) FROM baselines WHERE name = ?", [.text(name)])?.int64 ?? 0
+        _ = try db.table("DELETE FROM baselines WHERE name = ?", [.text(name)])
+        return Int(labelled)
     }
 
-    public static func list(_ db: SQLiteConnection) throws -> ResultTable {
-        let statement = try db.prepare("""
+    public static func list(_ db: any SQLRowSource) throws -> ResultTable {
+        try db.table("""
             SELECT b.name, b.scenario, b.run_id, r.started_at, r.git_commit, r.branch, b.created_at
             FROM baselines b JOIN runs r ON r.run_id = b.run_id ORDER BY b.name, b.scenario
-            """)
-        return ResultTable(columns: statement.columnNames, rows: try statement.rows())
+            """, [])
     }
 
     /// The run a label names for a scenario.

@@ -33,6 +33,10 @@ enum DatabaseFile {
         case S_IFSOCK: return .notAFile(kind: "a socket")
         default: return .notAFile(kind: "a device")
         }
+        // A write-ahead log beside the file holds pages the file does not have yet: a
+        // checkpoint (another process's, or one interrupted) writes page 1 with the new
+        // page count before the pages that lengthen the file. Looked at before and after.
+        let logBefore = hasWriteAheadLog(path)
         let size = Int(info.st_size)
         if size == 0 { return .empty }
         guard let handle = FileHandle(forReadingAtPath: path) else { return .plausible }
@@ -43,7 +47,14 @@ enum DatabaseFile {
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         let pageCount = header[28..<32].reduce(0) { $0 << 8 | Int($1) }
         let expected = pageSize * pageCount
-        return size < expected ? .truncated(expected: expected, actual: size) : .plausible
+        guard size < expected, !logBefore, !hasWriteAheadLog(path) else { return .plausible }
+        return .truncated(expected: expected, actual: size)
+    }
+
+    /// A non-empty `-wal` file beside the database: SQLite completes the file from it.
+    static func hasWriteAheadLog(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     /// Throws the error that fits a file that cannot be a usable database.

@@ -12,14 +12,16 @@ public enum Merger {
 
     /// Every input is checked before the output is touched; an output this call created
     /// is removed again when an input fails half-way, so a failed merge leaves no file.
-    public static func merge(into output: String, from inputs: [String]) throws -> [Outcome] {
+    /// `views`: the report views the output is given (the built-in ones, for profctl);
+    /// an input's own report views the output lacks are copied with its runs.
+    public static func merge(into output: String, from inputs: [String], views: [RepeatableView] = []) throws -> [Outcome] {
         for input in inputs {
             // A database this binary understands, checked without writing to it.
             _ = try ProfileStore.openForReading(path: input, repairAbandoned: false)
         }
         let creating = DatabaseFile.inspect(output) == .missing
         do {
-            return try mergeChecked(into: output, from: inputs)
+            return try mergeChecked(into: output, from: inputs, views: views)
         } catch {
             if creating { DatabaseFile.remove(output) }
             throw error
@@ -27,8 +29,8 @@ public enum Merger {
     }
 
     /// The merge itself; its connection is closed when it returns or throws.
-    private static func mergeChecked(into output: String, from inputs: [String]) throws -> [Outcome] {
-        let db = try ProfileStore.openForWriting(path: output)
+    private static func mergeChecked(into output: String, from inputs: [String], views: [RepeatableView]) throws -> [Outcome] {
+        let db = try ProfileStore.openForWriting(path: output, views: views)
         var outcomes: [Outcome] = []
         for input in inputs {
             // A reading connection held open across the read-only ATTACH closes last, so it
@@ -95,6 +97,8 @@ public enum Merger {
             SELECT name, scenario, run_id, created_at FROM source.baselines WHERE true
             ON CONFLICT DO NOTHING;
             """)
+        // A user's own report, declared by an executable the output has never seen.
+        for view in try ReportViews.missing(fromAttached: "source", in: db) { try ReportViews.replace(view, in: db) }
         let added = try db.scalar("SELECT count(*) FROM merged_runs")?.int64 ?? 0
         return Outcome(input: input, runsAdded: Int(added), runsAlreadyPresent: Int(present))
     }

@@ -61,7 +61,9 @@ public struct Migrator: Sendable {
 
     /// Refuses a database this binary cannot safely use: another application's, a newer
     /// schema, or an applied migration whose text differs from the embedded one. Reads only.
-    public func verify(_ db: SQLiteConnection) throws {
+    /// Returns the applied migrations it read, for `migrate(_:verified:)`.
+    @discardableResult
+    public func verify(_ db: SQLiteConnection) throws -> [Int: (name: String, checksum: String, appliedAt: String)] {
         try checkOwnership(db)
         let done = try applied(in: db)
         if let newest = done.keys.max(), newest > latestVersion {
@@ -76,6 +78,7 @@ public struct Migrator: Sendable {
                 throw StoreError.checksumMismatch(path: db.path, version: m.version, name: m.name)
             }
         }
+        return done
     }
 
     /// The highest applied version (0 for an empty database).
@@ -86,10 +89,15 @@ public struct Migrator: Sendable {
     /// Applies what is pending. Returns the versions it applied (empty when up to date).
     @discardableResult
     public func migrate(_ db: SQLiteConnection) throws -> [Int] {
-        try verify(db)
+        try migrate(db, verified: verify(db))
+    }
+
+    /// Applies what is pending, given what `verify` just read on this connection (opening a
+    /// database for a run verified it once and read it once: each pass is several statements).
+    @discardableResult
+    func migrate(_ db: SQLiteConnection, verified done: [Int: (name: String, checksum: String, appliedAt: String)]) throws -> [Int] {
         var appliedNow: [Int] = []
-        // Only pending ones take the write lock; an up-to-date database costs one read.
-        let done = try applied(in: db)
+        // Only pending ones take the write lock; an up-to-date database costs no more reads.
         for m in migrations where done[m.version] == nil {
             let didApply = try db.transaction {
                 try db.execute(Self.bookkeeping)

@@ -7,8 +7,11 @@ public enum ProfileStore {
     /// The database used when neither --db nor PROFCTL_DB says otherwise.
     public static let defaultPath = "profile.sqlite"
 
-    public static func openForWriting(path: String, migrator: Migrator = Migrator()) throws -> SQLiteConnection {
-        try openAndMigrate(path: path, migrator: migrator).connection
+    /// Opens for recording: created and migrated as needed, and `views` (report views
+    /// declared by scenarios) created or brought up to date.
+    public static func openForWriting(path: String, migrator: Migrator = Migrator(),
+                                      views: [RepeatableView] = []) throws -> SQLiteConnection {
+        try openAndMigrate(path: path, migrator: migrator, views: views).connection
     }
 
     /// Opens an existing database to change what it already holds (a baseline label):
@@ -20,19 +23,20 @@ public enum ProfileStore {
     }
 
     /// Opens for writing and says which migrations this call applied.
-    public static func openAndMigrate(path: String, migrator: Migrator = Migrator()) throws
+    public static func openAndMigrate(path: String, migrator: Migrator = Migrator(), views: [RepeatableView] = []) throws
         -> (connection: SQLiteConnection, applied: [Int]) {
         try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Before anything is written (WAL, schema): another application's file is refused untouched.
-            try migrator.verify(db)
+            let verified = try migrator.verify(db)
             // WAL: readers never block the writer, and a crash loses at most the open transaction.
             if try db.scalar("PRAGMA journal_mode")?.string?.lowercased() != "wal" {
                 try db.execute("PRAGMA journal_mode = WAL")
             }
             try db.execute("PRAGMA synchronous = NORMAL")
-            let applied = try migrator.migrate(db)
+            let applied = try migrator.migrate(db, verified: verified)
+            try ReportViews.install(views, in: db)
             try markAbandonedRuns(db)
             return (db, applied)
         }

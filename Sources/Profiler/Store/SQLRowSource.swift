@@ -33,3 +33,14 @@ extension SQLiteConnection: SQLRowSource {
 
     public var storeName: String { path }
 }
+
+/// A store whose rows can also be changed: `writing` runs its body in one transaction,
+/// committed when it returns and rolled back when it throws, so a refused write leaves
+/// nothing half-done (labels on the local file, or on the team's PostgreSQL store).
+public protocol SQLWritableStore: SQLRowSource {
+    func writing<T>(_ body: () throws -> T) throws -> T
+}
+
+extension SQLiteConnection: SQLWritableStore {
+    public func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
+}

@@ -12,6 +12,8 @@ struct BadgeScenario: Scenario {
         ParameterSpec("rows", "inbox rows", .integer(1...100_000), default: .int(200)),
         ParameterSpec("unread_percent", "rows with unread mail", .integer(0...100), default: .int(10)),
     ]
+    let steps = ["build", "release"]
+    let report = badgeReport
 
     func run(_ context: ScenarioContext) throws {
         let rows = context.options.int("rows")

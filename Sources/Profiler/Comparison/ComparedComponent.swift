@@ -1,0 +1,41 @@
+/// One of the user's components in a `ComponentComparison`: a name for the reports and a
+/// factory that builds one instance.
+///
+///     .component("Avatar") { Avatar(initials: "PD") }
+///
+/// Any class works. An `AttachableComponent` one (every `View`, or a user's own view type that
+/// conforms) is added to a parent when built eagerly or realized, as a view is shown;
+/// any other class is only held. Give factories that capture nothing where you can: a
+/// lazy container stores the factory, and a captured value is shared by all containers
+/// (retained, not copied), so it does not change their size, but it stays alive with them.
+public struct ComparedComponent: Sendable {
+    /// The component's name in the database and the reports.
+    public let name: String
+    let measure: @Sendable (StandardStrategy, _ count: Int, _ configurations: Int, ScenarioContext) throws -> Void
+
+    /// A component that is added to a parent as it is shown.
+    public static func component<C: AttachableComponent>(_ name: String, _ make: @escaping @Sendable () -> C) -> ComparedComponent {
+        ComparedComponent(name: name) { strategy, count, configurations, context in
+            let measurement = ComponentMeasurement<C, C.Parent>(
+                component: name, make: make, makeParent: C.parent(hosting:),
+                attach: { child, parent in child.attach(to: parent) }, detach: { $0.detach() })
+            try measurement.run(strategy, count: count, configurations: configurations, context)
+        }
+    }
+
+    /// A plain object, held by whoever built it (no parent).
+    public static func component<C: AnyObject>(_ name: String, _ make: @escaping @Sendable () -> C) -> ComparedComponent {
+        ComparedComponent(name: name) { strategy, count, configurations, context in
+            let measurement = ComponentMeasurement<C, NoParent>(
+                component: name, make: make, makeParent: { _ in NoParent() },
+                attach: { _, _ in }, detach: { _ in })
+            try measurement.run(strategy, count: count, configurations: configurations, context)
+        }
+    }
+
+    private init(name: String,
+                 measure: @escaping @Sendable (StandardStrategy, Int, Int, ScenarioContext) throws -> Void) {
+        self.name = name
+        self.measure = measure
+    }
+}

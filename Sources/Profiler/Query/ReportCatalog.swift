@@ -1,0 +1,63 @@
+import Foundation
+
+/// The report declarations a database's runs are read with: those stored beside their
+/// views (`report_views`, written when a database is opened for writing), then the ones
+/// compiled in for what the database does not describe (a store without the table, such
+/// as the PostgreSQL one, or a report whose view still comes from migrations 0002/0003).
+public struct ReportCatalog: Sendable {
+    public let reports: [String: ReportDeclaration]
+
+    public init(_ declarations: [ReportDeclaration]) {
+        reports = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Stored declarations win: they describe the view the database actually has.
+    public static func load(from db: any SQLRowSource, declared: [ReportDeclaration]) throws -> ReportCatalog {
+        var all = try stored(in: db)
+        let names = Set(all.map(\.name))
+        all += declared.filter { !names.contains($0.name) }
+        return ReportCatalog(all)
+    }
+
+    /// The declarations stored in `report_views`; none where the table does not exist.
+    static func stored(in db: any SQLRowSource) throws -> [ReportDeclaration] {
+        // A store without the table (PostgreSQL, which keeps its own views) describes nothing.
+        guard let table = try? db.table("SELECT report, declaration FROM report_views ORDER BY view", []) else { return [] }
+        return try table.rows.map { row in
+            let text = row[1].string ?? ""
+            do {
+                return try JSONDecoder().decode(ReportDeclaration.self, from: Data(text.utf8))
+            } catch {
+                throw ReportCatalogError.unreadableDeclaration(report: row[0].string ?? "", store: db.storeName,
+                                                               reason: String(describing: error))
+            }
+        }
+    }
+
+    /// The declaration of a run's report.
+    public func declaration(of run: RunInfo) throws -> ReportDeclaration {
+        guard let report = reports[run.report] else {
+            throw ReportCatalogError.unknownReport(run.report, scenario: run.scenario, known: reports.keys.sorted())
+        }
+        return report
+    }
+}
+
+public enum ReportCatalogError: Error, CustomStringConvertible, Equatable, Sendable {
+    case unknownReport(String, scenario: String, known: [String])
+    case unreadableDeclaration(report: String, store: String, reason: String)
+    case invalidDeclaration(String)
+
+    public var description: String {
+        switch self {
+        case .unknownReport(let report, let scenario, let known):
+            "\(scenario)'s runs use the report '\(report)', which this database does not describe and this profctl does not know "
+                + "(known: \(known.joined(separator: ", "))); record it again with the executable that declares it, "
+                + "which stores its report in the database"
+        case .unreadableDeclaration(let report, let store, let reason):
+            "\(store): the stored declaration of report '\(report)' cannot be read (\(reason)); "
+                + "open the database for writing with the executable that declares it to store it again"
+        case .invalidDeclaration(let problem): problem
+        }
+    }
+}

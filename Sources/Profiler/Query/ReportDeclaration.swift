@@ -1,0 +1,108 @@
+/// A scenario's report: the SQL view `profctl report` reads, the query that defines it,
+/// its columns (unit, polarity, measured or derived, gated) and its charts.
+///
+/// The view is created from the declaration when a database is opened for writing
+/// (ReportViews, like a repeatable migration with its own checksum), and the
+/// declaration is stored next to it (`report_views`), so `report`, `check`, `trend` and
+/// the HTML page treat a user's own report exactly as a built-in one, without its Swift.
+public struct ReportDeclaration: Sendable, Equatable, Codable {
+    /// What runs record in `runs.report`; scenarios' views select their runs by it.
+    public let name: String
+    /// The view's name: lowercase letters, digits and `_`, ending in `_report`.
+    public let view: String
+    /// One sentence for docs/schema.md.
+    public let summary: String
+    /// The SELECT that defines the view. It must have `run_id` first, then the declared
+    /// columns in order; `scenario` and `bytes_measure` may come after `run_id`.
+    public let query: String
+    public let columns: [ReportColumn]
+    public let charts: [ReportChart]
+    /// True when the view has a row per byte measure (`bytes_measure`: requested, usable).
+    public let byMeasure: Bool
+
+    public init(name: String, view: String, summary: String, query: String, columns: [ReportColumn],
+                charts: [ReportChart] = [], byMeasure: Bool = false) {
+        self.name = name
+        self.view = view
+        self.summary = summary
+        self.query = query
+        self.columns = columns
+        self.charts = charts
+        self.byMeasure = byMeasure
+    }
+
+    /// Columns every report view may have that the run itself already says.
+    public static let runColumns: Set<String> = ["run_id", "scenario", "bytes_measure"]
+
+    public func column(_ name: String) -> ReportColumn? {
+        columns.first { $0.name == name }
+    }
+
+    /// The declaration as stored in `report_views.declaration`: JSON with sorted keys.
+    public func storedText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// FNV-1a 64 of the stored text: a changed query, column or chart recreates the view.
+    public func checksum() throws -> String {
+        EmbeddedMigration.fnv1a(try storedText())
+    }
+
+    /// The view as the store installs it; throws when the declaration cannot be one.
+    public func repeatableView() throws -> RepeatableView {
+        if let problem { throw ReportCatalogError.invalidDeclaration(problem) }
+        return RepeatableView(view: view, report: name, query: query, checksum: try checksum(), declaration: try storedText())
+    }
+
+    /// Why this declaration cannot become a view, or nil.
+    public var problem: String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
+        if name.isEmpty { return "a report needs a name" }
+        if !view.hasSuffix("_report") || !view.allSatisfy(allowed.contains) {
+            return "report \(name): view name '\(view)' must be lowercase letters, digits and _, ending in _report"
+        }
+        if Set(columns.map(\.name)).count != columns.count { return "report \(name): a column is declared twice" }
+        return nil
+    }
+}
+
+import Foundation
+
+extension ReportDeclaration {
+    /// Bytes per instance and savings against the baseline strategy, per component: the
+    /// report of every scenario that declares none of its own (lazy-container, users'
+    /// components), plus the break-even realization rate on the container-only `lazy` rows.
+    public static let savings = ReportDeclaration(
+        name: "savings", view: "savings_report",
+        summary: """
+            The report of every scenario that declares none of its own: `savings_by_measure` plus `break_even_pct` on the container-only `lazy` rows: lazy wins \
+            while fewer than this share of containers are ever realized (`1 - container / eager`, in %). \
+            Where the container costs as much as the component or more, lazy never wins and the column is \
+            NULL (never a negative share; since schema version 3), so `break_even_pct > x` stays false in \
+            SQL; profctl's reports print `never` there, in every format.
+            """,
+        query: """
+            SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance, baseline_strategy,
+                   saved_bytes, savings_pct,
+                   CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct
+            FROM savings_by_measure
+            ORDER BY started_at, run_id, ordinal
+            """,
+        columns: [
+            .label("component", "the component measured"),
+            .label("strategy", "how it was built"),
+            .shown("instances", .count, "instances per repeat"),
+            .measured("bytes_per_instance", .bytes, "live bytes each instance holds (its create and realize events)"),
+            .label("baseline_strategy", "what savings are measured against"),
+            .derived("saved_bytes", .bytes, "baseline bytes per instance minus this one"),
+            .derived("savings_pct", .percent, "100 * saved / baseline"),
+            .derived("break_even_pct", .percent, "lazy rows: the realized share below which lazy wins; NULL (never) where it cannot"),
+        ],
+        charts: [
+            ReportChart("Bytes per instance", unit: "bytes", .strategiesPerComponent, ["bytes_per_instance"]),
+            ReportChart("Savings against {baseline}", unit: "%", .strategiesPerComponent, ["savings_pct"]),
+        ],
+        byMeasure: true)
+}

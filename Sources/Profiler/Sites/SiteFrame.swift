@@ -1,0 +1,62 @@
+/// One symbolized frame of an allocation's call stack.
+public struct SiteFrame: Hashable, Sendable {
+    /// The executable or library's path.
+    public var module: String
+    /// The demangled function; "0x..." (offset in the module) when nothing names it.
+    public var function: String
+    /// Source file and line, where debug information gave them ("" and 0 otherwise).
+    public var file: String
+    public var line: Int
+
+    public init(module: String, function: String, file: String = "", line: Int = 0) {
+        self.module = module
+        self.function = function
+        self.file = file
+        self.line = line
+    }
+
+    /// The frame of a block whose stack was not captured.
+    public static let unknown = SiteFrame(module: "", function: "(stack not captured)")
+    /// The site of frees of blocks allocated before measuring began (their stacks were never captured).
+    public static let untracked = SiteFrame(module: "", function: "(freed, allocated before measuring)")
+
+    /// The hooks' own entry points: frames of these are dropped from the inner end of a stack.
+    static let hookFunctions: Set<String> = [
+        "malloc", "free", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
+        "memalign", "valloc", "pvalloc",
+    ]
+
+    /// The folding rule (docs/hooks.md, "Sites"): a frame of the user's code is one in a
+    /// module that is not the system's or the Swift toolchain's, in a function that is not
+    /// the standard library's (nor a specialization of it) or the runtime's.
+    public var isUserCode: Bool {
+        if Self.isSystemModule(module) || function.hasPrefix("0x") || function.hasPrefix("(") && self != .unknown && self != .untracked { return false }
+        if function.hasPrefix("Swift.") || function.contains(" of Swift.") || function.hasPrefix("swift_")
+            || function.hasPrefix("__swift") || function.hasPrefix("(extension in Swift)") { return false }
+        if Self.hookFunctions.contains(function) || function.hasPrefix("profctl_") { return false }
+        return true
+    }
+
+    static func isSystemModule(_ path: String) -> Bool {
+        if path.isEmpty { return false }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if path.hasPrefix("/lib/") || path.hasPrefix("/lib64/") || path.hasPrefix("/usr/lib") { return true }
+        for prefix in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libc.", "libc-",
+                       "libstdc++", "libm.", "ld-linux", "libgcc", "libsqlite3", "libicu", "libXCTest", "libTesting"] where name.hasPrefix(prefix) {
+            return true
+        }
+        return false
+    }
+}
+
+/// A stored call stack: frames innermost first, and the frame the folding rule names it by.
+public struct SiteStack: Hashable, Sendable {
+    public var frames: [SiteFrame]
+
+    public init(frames: [SiteFrame]) { self.frames = frames }
+
+    /// The innermost frame of the user's code, else the innermost frame.
+    public var site: SiteFrame {
+        frames.first(where: \.isUserCode) ?? frames.first ?? .unknown
+    }
+}

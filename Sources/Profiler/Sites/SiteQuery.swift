@@ -1,0 +1,198 @@
+/// One site of a run, as stored: its keys, the frame it is named by, its counts.
+public struct SiteRow: Sendable, Equatable {
+    public let component: String
+    public let strategy: String
+    public let kind: String
+    /// The demangled function the folding rule names the stack by.
+    public let site: String
+    public let file: String
+    public let line: Int
+    public let stackID: Int64
+    public let counts: SiteCounts
+}
+
+/// Which sites to read: all of a run's, or one component's, strategy's or kind's.
+public struct SiteFilter: Sendable, Equatable {
+    public var component: String?
+    public var strategy: String?
+    public var kind: String?
+
+    public init(component: String? = nil, strategy: String? = nil, kind: String? = nil) {
+        self.component = component
+        self.strategy = strategy
+        self.kind = kind
+    }
+}
+
+/// Reads the sites `record --sites` stored (the site_summary view and the stacks).
+public enum SiteQuery {
+    /// The run a sites command reads: `reference` (an id, a prefix or `latest`) or, by
+    /// default, the newest run recorded with --sites. Throws when it has no sites.
+    public static func run(_ reference: String?, in db: any SQLRowSource) throws -> RunInfo {
+        if let reference {
+            let run = try RunQueries.resolve(reference, in: db)
+            guard try hasSites(run.runID, in: db) else { throw SiteError.noSites(run: run.runID) }
+            return run
+        }
+        guard let id = try db.scalar("""
+            SELECT r.run_id FROM runs r JOIN site_runs s ON s.run_key = r.run_key
+            ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1
+            """)?.string else { throw SiteError.noSiteRuns(path: db.storeName) }
+        return try RunQueries.resolve(id, in: db)
+    }
+
+    /// Whether the run was recorded with --sites.
+    public static func hasSites(_ runID: String, in db: any SQLRowSource) throws -> Bool {
+        try db.scalar("SELECT 1 FROM site_runs s JOIN runs r ON r.run_key = s.run_key WHERE r.run_id = ?", [.text(runID)]) != nil
+    }
+
+    /// Checks every name of `filter` against the run's sites: an unknown one throws
+    /// ``UnknownNameError`` with the valid choices.
+    public static func validate(_ filter: SiteFilter, runIDs: [String], in db: any SQLRowSource) throws {
+        for (field, value) in [("component", filter.component), ("strategy", filter.strategy), ("kind", filter.kind)] {
+            guard let value else { continue }
+            var known: Set<String> = []
+            for runID in runIDs {
+                // `field` is one of three fixed column names, never user input.
+                known.formUnion(try db.rows("SELECT DISTINCT \(field) FROM site_summary WHERE run_id = ?", [.text(runID)])
+                    .compactMap { $0.first?.string })
+            }
+            guard known.contains(value) else {
+                throw UnknownNameError(kind: field, name: value, origin: "--\(field)",
+                                       scope: "in the sites of run " + runIDs.joined(separator: " and "), known: known.sorted())
+            }
+        }
+    }
+
+    /// The run's sites that pass the filter, largest live bytes first within each
+    /// (component, strategy, kind).
+    public static func rows(runID: String, filter: SiteFilter = SiteFilter(), in db: any SQLRowSource) throws -> [SiteRow] {
+        try db.rows("""
+            SELECT component, strategy, kind, site, site_file, site_line, stack_id,
+                   allocations, frees, requested_bytes, usable_bytes, live_requested_bytes, live_usable_bytes
+            FROM site_summary
+            WHERE run_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR component = ?2)
+              AND (CAST(?3 AS TEXT) IS NULL OR strategy = ?3) AND (CAST(?4 AS TEXT) IS NULL OR kind = ?4)
+            ORDER BY component, strategy, kind, live_requested_bytes DESC, requested_bytes DESC, stack_id
+            """, [.text(runID), SQLValue(filter.component), SQLValue(filter.strategy), SQLValue(filter.kind)]).map { r in
+            var c = SiteCounts()
+            c.allocations = Int(r[7].int64 ?? 0)
+            c.frees = Int(r[8].int64 ?? 0)
+            c.requestedBytes = Int(r[9].int64 ?? 0)
+            c.usableBytes = Int(r[10].int64 ?? 0)
+            c.liveRequestedBytes = Int(r[11].int64 ?? 0)
+            c.liveUsableBytes = Int(r[12].int64 ?? 0)
+            return SiteRow(component: r[0].string ?? "", strategy: r[1].string ?? "", kind: r[2].string ?? "",
+                           site: r[3].string ?? "", file: r[4].string ?? "", line: Int(r[5].int64 ?? 0),
+                           stackID: r[6].int64 ?? 0, counts: c)
+        }
+    }
+
+    /// The frames of the given stacks, innermost first.
+    public static func stacks(_ ids: Set<Int64>, in db: any SQLRowSource) throws -> [Int64: SiteStack] {
+        var result: [Int64: [SiteFrame]] = [:]
+        for row in try db.rows("""
+            SELECT l.stack_id, l.module, l.function, l.file, l.line FROM site_stack_log l
+            JOIN (SELECT DISTINCT stack_id FROM sites) s ON s.stack_id = l.stack_id ORDER BY l.stack_id, l.position
+            """) {
+            guard let id = row[0].int64, ids.contains(id) else { continue }
+            result[id, default: []].append(SiteFrame(module: row[1].string ?? "", function: row[2].string ?? "",
+                                                     file: row[3].string ?? "", line: Int(row[4].int64 ?? 0)))
+        }
+        return result.mapValues { SiteStack(frames: $0) }
+    }
+
+    /// Sites folded by name (the folding rule), as a table: one row per (component,
+    /// strategy, kind, site), summing its stacks.
+    public static func table(_ rows: [SiteRow]) -> ResultTable {
+        struct Key: Hashable { let component, strategy, kind, site, location: String }
+        var order: [Key] = []
+        var sums: [Key: (SiteCounts, Int)] = [:]
+        for row in rows {
+            let key = Key(component: row.component, strategy: row.strategy, kind: row.kind, site: row.site,
+                          location: location(row))
+            if sums[key] == nil { order.append(key) }
+            var entry = sums[key] ?? (SiteCounts(), 0)
+            entry.0.add(row.counts)
+            entry.1 += 1
+            sums[key] = entry
+        }
+        return ResultTable(
+            columns: ["component", "strategy", "kind", "site", "location", "allocations", "frees", "requested_bytes",
+                      "usable_bytes", "live_requested_bytes", "live_usable_bytes", "stacks"],
+            rows: order.map { key in
+                let (c, stacks) = sums[key] ?? (SiteCounts(), 0)
+                return [.text(key.component), .text(key.strategy), .text(key.kind), .text(key.site), .text(key.location),
+                        .init(c.allocations), .init(c.frees), .init(c.requestedBytes), .init(c.usableBytes),
+                        .init(c.liveRequestedBytes), .init(c.liveUsableBytes), .init(stacks)]
+            })
+    }
+
+    /// "File.swift:12", "File.swift" without a line, "" without debug information.
+    static func location(_ row: SiteRow) -> String {
+        let name = row.file.split(separator: "/").last.map(String.init) ?? row.file
+        return row.line > 0 ? "\(name):\(row.line)" : name
+    }
+
+    /// The user's frames of a stack inside the measured region, outermost first (what lies
+    /// outside it, the runner and main, is the same for every site); the site alone if none.
+    static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
+        var inside = frames
+        if let cut = frames.firstIndex(where: { $0.function.contains(" Profiler.AllocationScope.measure") }) {
+            inside = Array(frames[..<cut])
+        }
+        let path = inside.filter(\.isUserCode).reversed().map(\.function)
+        return path.isEmpty ? [site] : Array(path)
+    }
+
+    /// The sites as call trees, one per (component, strategy, kind): the user's frames from
+    /// the outermost in, each line with the live requested bytes and allocations under it.
+    public static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
+        final class Node {
+            var bytes = 0, allocations = 0
+            var children: [String: Node] = [:]
+            var order: [String] = []
+            func child(_ name: String) -> Node {
+                if let node = children[name] { return node }
+                let node = Node()
+                children[name] = node
+                order.append(name)
+                return node
+            }
+        }
+        var out = ""
+        var groups: [(String, Node)] = []
+        var index: [String: Node] = [:]
+        for row in rows {
+            let title = "\(row.component) / \(row.strategy) / \(row.kind)"
+            let root: Node
+            if let existing = index[title] { root = existing } else {
+                root = Node()
+                index[title] = root
+                groups.append((title, root))
+            }
+            let path = userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site)
+            var node = root
+            node.bytes += row.counts.liveRequestedBytes
+            node.allocations += row.counts.allocations
+            for name in path {
+                node = node.child(name)
+                node.bytes += row.counts.liveRequestedBytes
+                node.allocations += row.counts.allocations
+            }
+        }
+        func render(_ node: Node, _ depth: Int) {
+            let sorted = node.order.compactMap { name in node.children[name].map { (name, $0) } }
+                .sorted { abs($0.1.bytes) > abs($1.1.bytes) }
+            for (name, child) in sorted {
+                out += String(repeating: "  ", count: depth) + "\(child.bytes) B  \(child.allocations) alloc  \(name)\n"
+                render(child, depth + 1)
+            }
+        }
+        for (title, root) in groups {
+            out += "\(title): \(root.bytes) B live, \(root.allocations) allocations\n"
+            render(root, 1)
+        }
+        return out
+    }
+}

@@ -1,0 +1,117 @@
+import CAllocationHooks
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_silgen_name("swift_demangle")
+private func swiftDemangle(_ mangled: UnsafePointer<CChar>?, _ length: Int, _ output: UnsafeMutablePointer<CChar>?,
+                           _ outputSize: UnsafeMutablePointer<Int>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+
+/// Turns this process's return addresses into frames, once per address: `dladdr` for the
+/// module and exported symbols, `llvm-symbolizer` (when installed) for file:line and for
+/// functions the dynamic symbol table does not list, and the Swift runtime's demangler.
+struct Symbolizer {
+    private var cache: [UInt: SiteFrame] = [:]
+
+    /// A Swift (or C++) symbol demangled; other names as they are.
+    static func demangle(_ name: String) -> String {
+        guard name.hasPrefix("$s") || name.hasPrefix("_$s") || name.hasPrefix("$S") || name.hasPrefix("_T") else { return name }
+        return name.withCString { pointer in
+            guard let result = swiftDemangle(pointer, strlen(pointer), nil, nil, 0) else { return name }
+            defer { free(result) }
+            return String(cString: result)
+        }
+    }
+
+    /// Symbolizes every address at once (one llvm-symbolizer process per module).
+    mutating func symbolize(_ addresses: Set<UInt>) {
+        var byModule: [String: [(address: UInt, offset: UInt)]] = [:]
+        for address in addresses where cache[address] == nil {
+            var modulePointer: UnsafePointer<CChar>?
+            var symbolPointer: UnsafePointer<CChar>?
+            var base: UInt = 0
+            // A return address points after the call: look up the call itself.
+            guard profctl_sites_describe(address &- 1, &modulePointer, &base, &symbolPointer) != 0 else {
+                cache[address] = SiteFrame(module: "", function: "0x" + String(address, radix: 16))
+                continue
+            }
+            let module = modulePointer.map { String(cString: $0) } ?? ""
+            let offset = address &- base
+            var function = "0x" + String(offset, radix: 16)
+            if let name = symbolPointer { function = Self.demangle(String(cString: name)) }
+            cache[address] = SiteFrame(module: module, function: function)
+            if !module.isEmpty { byModule[module, default: []].append((address, offset)) }
+        }
+        guard let tool = Self.llvmSymbolizer else { return }
+        for (module, entries) in byModule {
+            guard let answers = Self.run(tool, module: module, offsets: entries.map { $0.offset &- 1 }),
+                  answers.count == entries.count else { continue }
+            for (entry, answer) in zip(entries, answers) {
+                guard var frame = cache[entry.address] else { continue }
+                if frame.function.hasPrefix("0x"), let name = answer.function { frame.function = Self.demangle(name) }
+                if let file = answer.file { frame.file = file; frame.line = answer.line }
+                cache[entry.address] = frame
+            }
+        }
+    }
+
+    func frame(_ address: UInt) -> SiteFrame {
+        cache[address] ?? SiteFrame(module: "", function: "0x" + String(address, radix: 16))
+    }
+
+    /// llvm-symbolizer on PATH, if any.
+    static let llvmSymbolizer: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/llvm-symbolizer"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    private struct Answer {
+        var function: String?
+        var file: String?
+        var line: Int
+    }
+
+    /// One answer per offset: llvm-symbolizer prints the function, then file:line:column,
+    /// then a blank line.
+    private static func run(_ tool: String, module: String, offsets: [UInt]) -> [Answer]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["--obj=\(module)", "--no-inlines", "--functions=linkage", "--no-demangle"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let text = offsets.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
+        // Written from another thread while this one reads, so neither pipe fills up.
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        var answers: [Answer] = []
+        let blocks = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n")
+        for block in blocks {
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            guard lines.count >= 2 else { continue }
+            let function = lines[0] == "??" ? nil : lines[0]
+            let location = lines[1].split(separator: ":").map(String.init)
+            var file: String?
+            var line = 0
+            if location.count >= 2, location[0] != "??" {
+                file = location[0]
+                line = Int(location[1]) ?? 0
+            }
+            answers.append(Answer(function: function, file: file, line: line))
+        }
+        return answers
+    }
+}

@@ -1,0 +1,4 @@
+import ProfctlCommands
+
+// profctl: every command, without the PostgreSQL client (see ProfctlCommands.SharedStore).
+ProfctlEntry.main(sharedStore: nil)

@@ -1,0 +1,54 @@
+import Foundation
+import Profiler
+import Testing
+
+/// A database recorded by the profctl before report views came from declarations
+/// (schema version 4, views from migrations 0002 and 0003) reports the same numbers once
+/// migrated, with its views now created from the scenarios' declarations.
+@Suite("Declared report views on an old database")
+struct DeclaredViewsUpgradeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    /// Every report (run, report name, byte measure, rows) as Foundation objects, compared with isEqual.
+    static func reports(_ json: String) throws -> [NSDictionary] {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let reports = try #require(object?["reports"] as? [[String: Any]])
+        return reports.map { NSDictionary(dictionary: $0) }
+    }
+
+    @Test("migrated to version 5, a version-4 database reports every number as main's profctl did, in both byte measures")
+    func sameNumbers() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("v4.sqlite")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("schema-v4.sqlite"), to: db)
+
+        let migrated = try ProfctlProcess.run(["migrate", "--db", db.path], in: folder.url)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let connection = try SQLiteConnection(path: db.path, mode: .readOnly)
+        let installed = try connection.rows("SELECT view FROM report_views ORDER BY view").compactMap { $0.first?.string }
+        #expect(installed == BuiltInScenarios.reports.map(\.view).sorted())
+
+        for (file, extra) in [("schema-v4-report.json", [String]()), ("schema-v4-report-usable.json", ["--bytes", "usable"])] {
+            let expected = try String(contentsOf: Self.fixtures.appendingPathComponent(file), encoding: .utf8)
+            let now = try ProfctlProcess.run(["report", "--db", db.path, "--format", "json"] + extra, in: folder.url)
+            #expect(now.status == 0, "\(now.stderr)")
+            let before = try Self.reports(expected), after = try Self.reports(now.stdout)
+            #expect(before.count == 6)
+            #expect(after == before, "\(file)")
+        }
+    }
+
+    @Test("reading commands never install views: report on a migrated database leaves the file as it was")
+    func readersDoNotWrite() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("v4.sqlite")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("schema-v4.sqlite"), to: db)
+        #expect(try ProfctlProcess.run(["migrate", "--db", db.path], in: folder.url).status == 0)
+        let before = try Data(contentsOf: db)
+        for arguments in [["report"], ["check", "--baseline", "previous"], ["trend", "--scenario", "image-cache", "--metric", "hits"], ["runs"]] {
+            _ = try ProfctlProcess.run(arguments + ["--db", db.path], in: folder.url)
+        }
+        #expect(try Data(contentsOf: db) == before)
+    }
+}

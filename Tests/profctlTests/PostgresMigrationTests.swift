@@ -1,0 +1,97 @@
+import Foundation
+import Profiler
+import ProfilerPostgres
+import Testing
+
+/// A store at version 1 (events in their old layout) with runs in it, migrated to version
+/// 2 (events by series): every figure stays.
+@Suite("migrating the PostgreSQL store", .serialized)
+struct PostgresMigrationTests {
+    /// The tables version 1 and 2 share, with their columns, in an order that keeps the
+    /// foreign keys satisfied.
+    static let sharedTables: [(String, [String])] = [
+        ("runs", ["run_key"] + RunTables.runColumns),
+        ("subjects", ["subject_id", "component", "strategy"]),
+    ] + RunTables.perRun.map { ($0.table, ["run_key"] + $0.columns) } + [
+        ("baselines", ["name", "scenario", "run_id", "created_at"]),
+    ]
+
+    /// Version 1's events columns, as the version 2 store's event_rows view spells them.
+    static let oldEventColumns = ["run_key", "seq", "repeat", "subject_id", "instance", "kind_id", "allocations", "frees",
+                                  "requested_bytes", "usable_bytes", "duration_ns", "step", "at_us"]
+
+    /// Copies every row of `from` (at the newest version) into `to` (at version 1), keys
+    /// and all, events into version 1's layout: a store as a version 1 push left it.
+    static func copy(from: PostgresConnection, to: PostgresConnection) throws {
+        let sources = sharedTables.map { ($0.0, $0.1, "SELECT \($0.1.joined(separator: ", ")) FROM \($0.0)") }
+            + [("events", oldEventColumns, "SELECT \(oldEventColumns.joined(separator: ", ")) FROM event_rows ORDER BY run_key, seq")]
+        for (table, columns, select) in sources {
+            let rows = try from.query(select).rows
+            var next = 0
+            // COPY writes identity columns as given (run_key, subject_id keep their values).
+            try to.copy(into: table, columns: columns) { buffer in
+                while next < rows.count {
+                    buffer.appendRow(rows[next])
+                    next += 1
+                    if buffer.isFull { return true }
+                }
+                return false
+            }
+        }
+        for sequence in [("runs", "run_key"), ("subjects", "subject_id")] {
+            try to.execute("SELECT setval(pg_get_serial_sequence('\(sequence.0)', '\(sequence.1)'), (SELECT max(\(sequence.1)) FROM \(sequence.0)))")
+        }
+    }
+
+    @Test("a version 1 store with runs migrates to events by series and keeps every figure")
+    func versionOneMigrates() throws {
+        guard let pushed = try PostgresTestDatabase.make(), let old = try PostgresTestDatabase.make() else { return }
+        let folder = try PostgresReadingTests.recordedAndPushed(pushed)
+        let label = try ProfctlProcess.run(["baseline", "set", "main", "--store", pushed.url], in: folder.url)
+        #expect(label.status == 0, "\(label.stderr)")
+        let current = try pushed.connect()
+        let versionOne = try old.connect()
+        let first = PostgresMigrator(migrations: PostgresMigrator().migrations.filter { $0.version == 1 })
+        #expect(try first.migrate(versionOne) == [1])
+        try Self.copy(from: current, to: versionOne)
+        #expect(try versionOne.scalar("SELECT count(*) FROM events")?.int64 == current.scalar("SELECT count(*) FROM events")?.int64)
+        #expect(try versionOne.scalar("SELECT to_regclass('event_series')") == .null)
+
+        // Readers refuse the old schema and say how to migrate; a push migrates it.
+        let refused = try ProfctlProcess.run(["runs", "--store", old.url], in: folder.url)
+        #expect(refused.status == 9, "\(refused.stderr)")
+        #expect(refused.stderr.contains("schema version 1; this profctl reads version 2"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("profctl push --to"), "\(refused.stderr)")
+        let push = try PostgresPushTests.push("local.sqlite", to: old.url, in: folder)
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(push.stderr.contains("0 runs pushed"), "\(push.stderr)")
+        #expect(try versionOne.scalar("SELECT max(version) FROM schema_migrations")?.int64 == 2)
+
+        // Every event, every example query and every report: the same as the store pushed at version 2.
+        let everyEvent = "SELECT * FROM event_log ORDER BY run_id, seq"
+        let before = try current.query(everyEvent), after = try versionOne.query(everyEvent)
+        #expect(after.rows.count > 1000)
+        #expect(before.columns == after.columns)
+        #expect(before.rows == after.rows)
+        #expect(try versionOne.scalar("SELECT count(*) FROM event_series")?.int64 == current.scalar("SELECT count(*) FROM event_series")?.int64)
+        for query in try PostgresReadingTests.exampleQueries() {
+            let a = try PostgresReadOnlyQuery.run(query, on: current).table, b = try PostgresReadOnlyQuery.run(query, on: versionOne).table
+            #expect(PostgresReadingTests.normalized(a) == PostgresReadingTests.normalized(b), "\(query)")
+        }
+        for arguments in [["report", "--format", "json"], ["check", "--baseline", "main", "--format", "json"],
+                          ["export", "--scenario", "image-cache"]] {
+            let a = try ProfctlProcess.run(arguments + ["--store", pushed.url], in: folder.url)
+            let b = try ProfctlProcess.run(arguments + ["--store", old.url], in: folder.url)
+            #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+            #expect(!a.stdout.isEmpty)
+            #expect(a.stdout == b.stdout, "\(arguments)")
+        }
+        // The migrated rows lie in (series_id, seq) order, as push writes them.
+        let outOfOrder = """
+            SELECT count(*) FROM (SELECT series_id, seq, lag(series_id) OVER (ORDER BY ctid) AS s0, lag(seq) OVER (ORDER BY ctid) AS q0 FROM events) x
+            WHERE (series_id, seq) < (s0, q0)
+            """
+        #expect(try versionOne.scalar(outOfOrder)?.int64 == 0)
+        #expect(try current.scalar(outOfOrder)?.int64 == 0)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+import Profiler
+
+/// `record --sites` in a real profctl process: sites add up to the report exactly, and
+/// capturing them changes no measured byte.
+@Suite("Allocation sites, recorded by profctl")
+struct SitesProcessTests {
+    static let scenarios = ["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "live-room"]
+
+    func record(_ arguments: [String], in folder: TemporaryFolder, db: String = "profile.sqlite") throws {
+        let result = try ProfctlProcess.run(["record", "--db", db, "--quiet"] + arguments, in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Per run, component and strategy: the report's bytes (rollups: bytes per instance x
+    /// instances x repeats) and the sum over its sites of create and realize events.
+    func reportAndSites(_ path: String) throws -> [[SQLValue]] {
+        let db = try ProfileStore.openForReading(path: path)
+        return try db.rows("""
+            SELECT r.run_key, r.component, r.strategy, r.requested_bytes, r.usable_bytes,
+                   (SELECT COALESCE(SUM(x.live_requested_bytes), 0) FROM sites x JOIN subjects s ON s.subject_id = x.subject_id
+                    WHERE x.run_key = r.run_key AND s.component = r.component AND s.strategy = r.strategy AND x.kind_id IN (0, 1)),
+                   (SELECT COALESCE(SUM(x.live_usable_bytes), 0) FROM sites x JOIN subjects s ON s.subject_id = x.subject_id
+                    WHERE x.run_key = r.run_key AND s.component = r.component AND s.strategy = r.strategy AND x.kind_id IN (0, 1))
+            FROM rollups r ORDER BY r.run_key, r.component, r.strategy
+            """)
+    }
+
+    @Test("sum over sites = bytes per instance x instances, for every component of every built-in scenario")
+    func sitesSumToTheReport() throws {
+        let folder = try TemporaryFolder()
+        try record(Self.scenarios + ["--sites", "--instances", "30"], in: folder)
+        let rows = try reportAndSites(folder.url.appendingPathComponent("profile.sqlite").path)
+        let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("profile.sqlite").path)
+        #expect(try db.scalar("SELECT count(*) FROM site_runs")?.int64 == Int64(Self.scenarios.count))
+        #expect(try db.scalar("SELECT SUM(dropped) FROM site_runs")?.int64 == 0)
+        #expect(rows.count > 30)
+        for row in rows {
+            let name = "\(row[1].string ?? "")/\(row[2].string ?? "") in run \(row[0].int64 ?? 0)"
+            #expect(row[5] == row[3], "requested bytes of \(name): report \(row[3]), sites \(row[5])")
+            #expect(row[6] == row[4], "usable bytes of \(name): report \(row[4]), sites \(row[6])")
+        }
+        // Lazy-container's Label (705 B eager) is named by the user's functions.
+        let sites = try db.rows("SELECT DISTINCT site FROM site_summary WHERE component = 'Label' AND strategy = 'eager' AND kind = 'create'")
+            .compactMap { $0.first?.string }
+        #expect(sites.contains { $0.hasPrefix("Profiler.Label.") }, "\(sites)")
+    }
+
+    @Test("the same scenario reports the same bytes with and without --sites")
+    func sameBytes() throws {
+        // Scenarios whose requested bytes repeat exactly between identical runs. (Usable
+        // bytes do not: glibc's realloc grows a block in place by what lies next to it, so
+        // they vary run to run with or without --sites; composite-cell's first template cell
+        // measures one-time runtime costs, which also vary run to run.)
+        let scenarios = ["lazy-container", "lazy-list", "identity"]
+        let folder = try TemporaryFolder()
+        try record(scenarios + ["--instances", "40"], in: folder, db: "plain.sqlite")
+        try record(scenarios + ["--instances", "40", "--sites"], in: folder, db: "sites.sqlite")
+        func bytes(_ name: String) throws -> [[SQLValue]] {
+            let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent(name).path)
+            return try db.rows("""
+                SELECT r.scenario, x.component, x.strategy, x.requested_bytes, x.allocations
+                FROM rollups x JOIN runs r ON r.run_key = x.run_key ORDER BY x.run_key, x.ordinal
+                """)
+        }
+        let plain = try bytes("plain.sqlite"), sites = try bytes("sites.sqlite")
+        #expect(plain.count > 10)
+        #expect(plain == sites)
+    }
+
+    @Test("--site-depth is checked")
+    func siteDepthChecked() throws {
+        let folder = try TemporaryFolder()
+        for arguments in [["--sites", "--site-depth", "0"], ["--sites", "--site-depth", "129"], ["--site-depth", "8"]] {
+            let result = try ProfctlProcess.run(["record", "lazy-container"] + arguments, in: folder.url)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--site-depth"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
+    }
+
+    @Test("profctl sites: a table that sums to the report, filters checked by name (exit 64 with the choices), a tree")
+    func sitesCommand() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let json = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--format", "json"], in: folder.url)
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let live = rows.compactMap { $0["live_requested_bytes"] as? Int }.reduce(0, +)
+        let report = try ProfctlProcess.run(["report", "--format", "json"], in: folder.url)
+        let reportRows = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+        let label = try #require(reportRows.first { $0["component"] as? String == "Label" && $0["strategy"] as? String == "eager" })
+        let perInstance = try #require(label["bytes_per_instance"] as? Double)
+        let instances = try #require(label["instances"] as? Int)
+        #expect(Double(live) == perInstance * Double(instances))
+        #expect(rows.contains { ($0["site"] as? String)?.hasPrefix("Profiler.Label.") == true })
+
+        for (option, value, known) in [("--component", "Nope", "Button, ImageView, Label"), ("--strategy", "nope", "eager, lazy, lazy-realized")] {
+            let bad = try ProfctlProcess.run(["sites", option, value], in: folder.url)
+            #expect(bad.status == 64, "\(bad.stderr)")
+            #expect(bad.stderr.contains(known), "\(bad.stderr)")
+        }
+        let badKind = try ProfctlProcess.run(["sites", "--kind", "bogus"], in: folder.url)
+        #expect(badKind.status == 64 && badKind.stderr.contains("create, realize, hit, miss, evict, release"))
+
+        let html = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--format", "html"], in: folder.url)
+        #expect(html.status == 0)
+        #expect(html.stdout.contains("<svg class=\"chart icicle\""))
+        #expect(html.stdout.contains("Label / eager / create: "))
+        #expect(html.stdout.contains("<title>Profiler.Label.__allocating_init"), "\(html.stdout.prefix(600))")
+        #expect(!html.stdout.contains("<script"))
+
+        let tree = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--tree"], in: folder.url)
+        #expect(tree.status == 0)
+        #expect(tree.stdout.hasPrefix("Label / eager / create: \(live) B live"), "\(tree.stdout.prefix(200))")
+    }
+
+    @Test("profctl sites on an empty database, and on one with no --sites run")
+    func sitesWithoutSites() throws {
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.url.appendingPathComponent("empty.sqlite").path, contents: Data())
+        let empty = try ProfctlProcess.run(["sites", "--db", "empty.sqlite"], in: folder.url)
+        #expect(empty.status == 10, "\(empty.stderr)")
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let none = try ProfctlProcess.run(["sites"], in: folder.url)
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("record --sites"), "\(none.stderr)")
+    }
+
+    @Test("export --format pprof: go tool pprof -top reads it, with the user's function names")
+    func pprofExport() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let export = try ProfctlProcess.run(["export", "--run", "latest", "--format", "pprof", "-o", "sites.pb.gz"], in: folder.url)
+        #expect(export.status == 0, "\(export.stderr)")
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("sites.pb.gz"))
+        #expect(data.prefix(2) == Data([0x1f, 0x8b]))
+        // Debian's golang-go (scripts/ensure-deps installs it).
+        let go = try #require(["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                              "go is not installed: run scripts/ensure-deps (it installs Debian's golang-go)")
+        let top = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
+                                         ["tool", "pprof", "-top", "-sample_index=alloc_space", "-tagfocus=component=Label", "sites.pb.gz"],
+                                         environment: ["HOME": folder.url.path, "GOCACHE": folder.url.appendingPathComponent("gocache").path],
+                                         in: folder.url)
+        #expect(top.status == 0, "\(top.stderr)")
+        #expect(top.stdout.contains("Type: alloc_space"), "\(top.stdout)")
+        #expect(top.stdout.contains("tagfocus=component=Label"))
+        let traces = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
+                                            ["tool", "pprof", "-traces", "-tagfocus=component=Label", "sites.pb.gz"],
+                                            environment: ["HOME": folder.url.path], in: folder.url)
+        #expect(traces.stdout.contains("Profiler.Label."), "\(traces.stdout.prefix(400))")
+        for type in ["alloc_objects", "inuse_objects", "inuse_space"] {
+            let other = try ProfctlProcess.run(executable: URL(fileURLWithPath: go), ["tool", "pprof", "-top", "-sample_index=\(type)", "sites.pb.gz"],
+                                               environment: ["HOME": folder.url.path], in: folder.url)
+            #expect(other.stdout.contains("Type: \(type)"), "\(other.stderr)")
+        }
+        let refused = try ProfctlProcess.run(["export", "--format", "pprof", "--db", "none.sqlite"], in: folder.url)
+        #expect(refused.status != 0)
+    }
+
+    /// Two --sites runs of lazy-container; the second made to regress: Label/eager's
+    /// biggest site grows by 100 B per instance (and the report with it), one site
+    /// vanishes and a new one appears, as a code change would do.
+    func regressedPair() throws -> (TemporaryFolder, a: String, b: String, grown: String, vanished: String) {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let db = try ProfileStore.openExistingForWriting(path: folder.url.appendingPathComponent("profile.sqlite").path)
+        let runs = try db.rows("SELECT run_id, run_key FROM runs ORDER BY started_at, run_key")
+        let (a, b) = (runs[0][0].string ?? "", runs[1][0].string ?? "")
+        let bKey = runs[1][1]
+        let label = try db.rows("""
+            SELECT x.stack_id, st.site_frame_id, f.function FROM sites x JOIN subjects s ON s.subject_id = x.subject_id
+            JOIN site_stacks st ON st.stack_id = x.stack_id JOIN site_frames f ON f.frame_id = st.site_frame_id
+            WHERE x.run_key = ? AND s.component = 'Label' AND s.strategy = 'eager' AND x.kind_id = 0
+            ORDER BY x.live_requested_bytes DESC
+            """, [bKey])
+        try #require(label.count >= 3)
+        let grown = label[0][2].string ?? "", vanished = label[label.count - 1][2].string ?? ""
+        try db.run("UPDATE sites SET live_requested_bytes = live_requested_bytes + 2000, requested_bytes = requested_bytes + 2000 WHERE run_key = ? AND stack_id = ? AND kind_id = 0", [bKey, label[0][0]])
+        try db.run("DELETE FROM sites WHERE run_key = ? AND stack_id = ? AND kind_id = 0 AND subject_id = (SELECT subject_id FROM subjects WHERE component = 'Label' AND strategy = 'eager')", [bKey, label[label.count - 1][0]])
+        try db.run("INSERT INTO site_frames (module, function) VALUES ('profctl', 'Profiler.Label.newCache() -> ()')")
+        try db.run("INSERT INTO site_stacks (frames, depth, site_frame_id) VALUES ('new', 1, last_insert_rowid())")
+        try db.run("""
+            INSERT INTO sites SELECT run_key, subject_id, kind_id, (SELECT stack_id FROM site_stacks WHERE frames = 'new'), 20, 0, 640, 640, 640, 640
+            FROM sites WHERE run_key = ? AND stack_id = ? AND kind_id = 0
+            """, [bKey, label[0][0]])
+        try db.run("UPDATE rollups SET requested_bytes = requested_bytes + 2000 WHERE run_key = ? AND component = 'Label' AND strategy = 'eager'", [bKey])
+        return (folder, a, b, grown, vanished)
+    }
+
+    @Test("sites --diff A B lists the sites that grew, shrank, appeared or vanished, by name")
+    func siteDiff() throws {
+        let (folder, a, b, grown, vanished) = try regressedPair()
+        let diff = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(b.prefix(8)), "--component", "Label",
+                                           "--strategy", "eager", "--kind", "create", "--format", "json"], in: folder.url)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [[String: Any]])
+        func change(_ site: String) -> String? { rows.first { $0["site"] as? String == site }?["change"] as? String }
+        #expect(rows.count == 3, "\(rows)")
+        #expect(change(grown) == "grew")
+        #expect(change(vanished) == "vanished")
+        #expect(change("Profiler.Label.newCache() -> ()") == "appeared")
+        #expect(rows.first { $0["site"] as? String == grown }?["delta_bytes"] as? Int == 2000)
+        let same = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(a.prefix(8))], in: folder.url)
+        #expect(same.status == 0 && same.stderr.contains("0 changed"))
+    }
+
+    @Test("check on a byte regression names the sites that grew, appeared and vanished")
+    func checkNamesSites() throws {
+        let (folder, a, b, grown, vanished) = try regressedPair()
+        let check = try ProfctlProcess.run(["check", "--run", b, "--baseline", a], in: folder.url)
+        #expect(check.status == 2, "\(check.stdout)\n\(check.stderr)")
+        #expect(check.stderr.contains("sites behind the byte regression of lazy-container Label/eager"), "\(check.stderr)")
+        #expect(check.stderr.contains("grew +2000 B  [create] \(grown)"), "\(check.stderr)")
+        #expect(check.stderr.contains("appeared +640 B  [create] Profiler.Label.newCache() -> ()"))
+        #expect(check.stderr.contains("vanished"))
+        #expect(check.stderr.contains(vanished))
+    }
+}
