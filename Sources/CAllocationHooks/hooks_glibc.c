@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "allocation_hooks.h"
+#include "lifetimes.h" /* temporaries and size classes: lifetimes.c */
 #include "allocation_sites.h" /* record --sites: two guarded calls, see sites.c */
 
 #include <dlfcn.h>
@@ -155,6 +156,7 @@ typedef struct thread_state {
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
     uint64_t scope_id; /* innermost open region, 0 when none */
+    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
     /* The innermost open region's own blocks this thread freed while it was open (see
      * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
     uint64_t top_reclaimed_requested, top_reclaimed_usable;
@@ -581,6 +583,7 @@ static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, ui
     tls.n.c.attributed_requested += requested;
     SEPARATE();
     tls.n.c.attributed_usable += usable;
+    if (tls.depth) lifetimes_allocated(tls.life, requested, usable);
     settle_live(t);
     own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
     open_room(t);
@@ -633,9 +636,11 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
             if (j == tls.depth) {
                 tls.top_reclaimed_requested += e.requested;
                 tls.top_reclaimed_usable += e.usable;
+                lifetimes_temporary(tls.life, e.requested);
             } else {
                 tls.reclaimed_requested[j] += e.requested;
                 tls.reclaimed_usable[j] += e.usable;
+                lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
             }
             tls.general_reclaimed_requested[j] += e.requested;
             tls.general_reclaimed_usable[j] += e.usable;
@@ -667,6 +672,7 @@ static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
  * no attributed counters (a region derives them) and no live count (the room is it).
  * Anything else is own_insert's, out of line. */
 static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
+    lifetimes_allocated(tls.life, requested, usable); /* tracking: a region is open */
     /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
     if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
@@ -902,6 +908,7 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
         tls.top_reclaimed_requested += requested;
         SEPARATE();
         tls.top_reclaimed_usable += usable;
+        lifetimes_temporary(tls.life, requested);
         next_free(p);
         return;
     }
@@ -1054,6 +1061,7 @@ int profctl_region_begin(profctl_region *r) {
     spin_unlock(&t->lock);
     tls.depth = k;
     tls.scope_id = id;
+    tls.life = lifetimes_open(r->slot, k, id);
     update_tracking();
     open_room(t);
     r->start = region_counters();
@@ -1088,6 +1096,7 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     spin_unlock(&t->lock);
     tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
+    tls.life = lifetimes_close(r->slot, k);
     update_tracking();
     open_room(t);
 
@@ -1110,6 +1119,13 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
 }
 
 uint64_t profctl_current_scope(void) { return tls.scope_id; }
+
+int lifetimes_thread_position(uint32_t *slot, uint32_t *depth) {
+    if (tls.table == &no_table || tls.state == STATE_NEW) return 0;
+    *slot = (uint32_t)(tls.table - tables);
+    *depth = tls.depth;
+    return 1;
+}
 
 void profctl_exclusion_begin(void) {
     if (tls.excluded_depth++ == 0) {

@@ -48,7 +48,12 @@ struct Report: ParsableCommand, Exemplified {
             let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
             let text: String
             if format == .html {
-                let sections = try reports.map { HTMLReport.Section(report: $0, timeline: try TimelineQuery.load($0.run, from: db)) }
+                let sections = try reports.map { report in
+                    var section = HTMLReport.Section(report: report, timeline: try TimelineQuery.load(report.run, from: db))
+                    // The shared store (--store) has no size-class tables yet: no charts there.
+                    section.sizeClasses = (try? SizeClassQuery.load(report.run, from: db)) ?? []
+                    return section
+                }
                 text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))
             } else {
                 text = try ReportPrinter.render(reports, format: format)

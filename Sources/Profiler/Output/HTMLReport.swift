@@ -7,6 +7,8 @@ public enum HTMLReport {
     public struct Section: Sendable {
         public let report: RunReport
         public let timeline: [TimelinePoint]
+        /// Its allocations by size class (SizeClassChart); empty draws nothing.
+        public var sizeClasses: [SizeClassPoint] = []
         public init(report: RunReport, timeline: [TimelinePoint]) {
             self.report = report
             self.timeline = timeline
@@ -55,6 +57,7 @@ public enum HTMLReport {
         html += "</p>\n"
         html += charts(report).joined(separator: "\n") + "\n"
         html += timelineChart(section.timeline) + "\n"
+        html += SizeClassChart.render(section.sizeClasses, strategyOrder: labels(report.table, "strategy"))
         html += table(report.table) + "</section>\n"
         return html
     }

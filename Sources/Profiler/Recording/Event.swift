@@ -68,10 +68,14 @@ public protocol EventSink: AnyObject, Sendable {
     func sample(strategy: String, repeatIndex: Int) throws
     /// Records a number observed in the current step (added to any earlier value).
     func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws
+    /// Adds the temporaries and size classes of the calling thread's region `scopeID`,
+    /// which has just closed, to the event's series (component, strategy, kind).
+    func addLifetimes(of scopeID: UInt64, for event: Event)
 }
 
 extension EventSink {
     public func enterStep(_ name: String) throws {}
     public func sample(strategy: String, repeatIndex: Int) throws {}
     public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {}
+    public func addLifetimes(of scopeID: UInt64, for event: Event) {}
 }

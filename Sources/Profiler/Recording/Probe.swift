@@ -43,6 +43,7 @@ public struct Probe: Sendable {
                                            keep: !(sink is DiscardingSink), untrackedFreedUsable: a.untrackedFreedUsableBytes)
             }
             try sink.record(event)
+            sink.addLifetimes(of: measured.scopeID, for: event)
         }
     }
 

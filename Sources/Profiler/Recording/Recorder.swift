@@ -22,6 +22,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private var drained = false
     /// The writer's figures per series, handed over when it is done.
     private var seriesStats: [SeriesStats] = []
+    /// Temporaries and size classes per series, written with the rollups.
+    private let lifetimes = SeriesLifetimes()
 
     /// Events per write transaction: large enough that the commit cost vanishes.
     public static let batchSize = 4096
@@ -92,6 +94,10 @@ public final class Recorder: EventSink, @unchecked Sendable {
         try buffer.push(event)
     }
 
+    public func addLifetimes(of scopeID: UInt64, for event: Event) {
+        lifetimes.add(scopeID: scopeID, kind: event.kind, component: event.component, strategy: event.strategy)
+    }
+
     public func enterStep(_ name: String) throws {
         try buffer.push(marker: .step(name))
     }
@@ -130,6 +136,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             try connection.transaction {
                 try RunRollups(db: connection, runKey: runKey, series: seriesStats,
                                severalRepeats: buffer.sawSeveralRepeats).write()
+                try lifetimes.write(db: connection, runKey: runKey)
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
                                    [.text(Timestamp.now()), .integer(runKey)])
             }
