@@ -6,7 +6,7 @@ import CAllocationHooks
 import Glibc
 #endif
 
-/// Temporaries and size classes (migrations/0009_lifetimes.sql, docs/leaks.md): what the
+/// Temporaries and size classes (migrations/0008_lifetimes.sql, docs/leaks.md): what the
 /// hooks count in each measured region, summed per series by the recorder.
 @Suite("Lifetimes and size classes")
 struct LifetimeTests {

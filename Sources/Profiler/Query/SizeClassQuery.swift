@@ -13,7 +13,7 @@ public struct SizeClassPoint: Sendable, Equatable {
 
 public enum SizeClassQuery {
     /// The run's size classes per strategy, in the order the strategies first allocated;
-    /// empty for a run recorded before schema version 9.
+    /// empty for a run recorded before schema version 8.
     public static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> [SizeClassPoint] {
         try db.rows("""
             SELECT strategy, size_class, SUM(allocations), SUM(requested_bytes), SUM(usable_bytes)

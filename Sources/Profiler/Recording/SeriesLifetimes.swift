@@ -3,7 +3,7 @@ import Foundation
 
 /// Temporaries and size classes per series (component, strategy, event kind), summed from
 /// each event's measured region as it is recorded and written once when the run finishes
-/// (lifetime_rollups, size_class_rollups; migrations/0009_lifetimes.sql). Kept beside the
+/// (lifetime_rollups, size_class_rollups; migrations/0008_lifetimes.sql). Kept beside the
 /// events, not in them: a stored event stays as small as it was.
 final class SeriesLifetimes: @unchecked Sendable {
     private struct Key: Hashable {

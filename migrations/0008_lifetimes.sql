@@ -1,4 +1,4 @@
--- profctl schema, version 9: lifetimes and size classes per component, strategy and event
+-- profctl schema, version 8: lifetimes and size classes per component, strategy and event
 -- kind (docs/leaks.md, "Temporaries and size classes"; docs/schema.md).
 -- Never edit this file once it has shipped: add a new numbered migration instead.
 --
