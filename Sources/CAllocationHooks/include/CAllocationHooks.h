@@ -1,0 +1,7 @@
+/* The module's umbrella header: every public header of the hooks, listed by name. With an
+ * umbrella directory instead, clang's module cache kept a module built before a header was
+ * added, and every existing build folder failed ("cannot find 'profctl_sites_enabled'")
+ * until its ModuleCache was deleted; a new header must be added here, which rebuilds it. */
+#include "allocation_hooks.h"
+#include "allocation_sites.h"
+#include "allocation_lifetimes.h"
