@@ -52,6 +52,12 @@ struct Report: ParsableCommand, Exemplified {
                     var section = HTMLReport.Section(report: report, timeline: try TimelineQuery.load(report.run, from: db))
                     // The shared store (--store) has no size-class tables yet: no charts there.
                     section.sizeClasses = (try? SizeClassQuery.load(report.run, from: db)) ?? []
+                    // Sites live in the file only (docs/fleet.md): the store's runs have none, nor
+                    // does a file from before schema version 7 (no site tables; reading never migrates).
+                    if store.url == nil, (try? SiteQuery.hasSites(report.run.runID, in: db)) == true {
+                        let rows = try SiteQuery.rows(runID: report.run.runID, in: db)
+                        section.siteCharts = SiteIcicle.charts(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db))
+                    }
                     return section
                 }
                 text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))

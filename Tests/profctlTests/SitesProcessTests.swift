@@ -110,6 +110,12 @@ struct SitesProcessTests {
         #expect(html.stdout.contains("Label / eager / create: "))
         #expect(html.stdout.contains("<title>Profiler.Label.__allocating_init"), "\(html.stdout.prefix(600))")
         #expect(!html.stdout.contains("<script"))
+        // The report's HTML page carries the same icicles for a run recorded with --sites.
+        let page = try ProfctlProcess.run(["report", "--format", "html"], in: folder.url)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("allocation sites"))
+        #expect(page.stdout.contains("Label / eager / create: "))
+        #expect(page.stdout.contains("<title>Profiler.Label.__allocating_init"))
 
         let tree = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--tree"], in: folder.url)
         #expect(tree.status == 0)

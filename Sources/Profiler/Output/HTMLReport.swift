@@ -9,6 +9,9 @@ public enum HTMLReport {
         public let timeline: [TimelinePoint]
         /// Its allocations by size class (SizeClassChart); empty draws nothing.
         public var sizeClasses: [SizeClassPoint] = []
+        /// Icicle charts of its allocation sites (SiteIcicle.charts), for runs recorded
+        /// with --sites; empty draws nothing.
+        public var siteCharts: [String] = []
         public init(report: RunReport, timeline: [TimelinePoint]) {
             self.report = report
             self.timeline = timeline
@@ -58,6 +61,9 @@ public enum HTMLReport {
         html += charts(report).joined(separator: "\n") + "\n"
         html += timelineChart(section.timeline) + "\n"
         html += SizeClassChart.render(section.sizeClasses, strategyOrder: labels(report.table, "strategy"))
+        if !section.siteCharts.isEmpty {
+            html += "<h3>Where the bytes come from: allocation sites</h3>\n" + section.siteCharts.joined(separator: "\n") + "\n"
+        }
         html += table(report.table) + "</section>\n"
         return html
     }
