@@ -10,6 +10,11 @@ extension PostgresConnection: SQLWritableStore {
 
     public var storeName: String { displayName }
 
+    /// Looked up on the connection's search path, as the queries' unqualified names are.
+    public func hasRelation(_ name: String) throws -> Bool {
+        try query("SELECT CASE WHEN to_regclass($1) IS NULL THEN 0 ELSE 1 END", [.text(name)]).rows.first?.first?.int64 == 1
+    }
+
     /// `?` becomes `$1`, `$2`, ... in order and `?N` becomes `$N`; text inside quotes,
     /// identifiers and comments is left alone.
     static func numberedPlaceholders(_ sql: String) -> String {

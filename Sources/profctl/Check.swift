@@ -174,8 +174,15 @@ struct Check: ParsableCommand, Exemplified {
             for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
             // Byte regressions of runs recorded with --sites: which code allocated the difference.
             // Explanatory only, never part of the verdict (a store without sites tables has none).
-            for result in results {
-                for explained in (try? SiteRegression.explain(result, in: db)) ?? [] {
+            let explanations: [[SiteRegression]]
+            do {
+                explanations = try db.hasRelation("site_runs") ? results.map { try SiteRegression.explain($0, in: db) } : []
+            } catch {
+                explanations = []
+                Console.message("profctl: could not name the allocation sites of a regression (the verdict stands): \(error)")
+            }
+            for explainedResult in explanations {
+                for explained in explainedResult {
                     let limit = 10
                     let all = explained.differences.count > limit
                         ? "\n  all of them: profctl sites --diff \(explained.baselineRunID.prefix(8)) \(explained.runID.prefix(8)) --component \(explained.component)" : ""

@@ -50,11 +50,14 @@ struct Report: ParsableCommand, Exemplified {
             if format == .html {
                 let sections = try reports.map { report in
                     var section = HTMLReport.Section(report: report, timeline: try TimelineQuery.load(report.run, from: db))
-                    // The shared store (--store) has no size-class tables yet: no charts there.
-                    section.sizeClasses = (try? SizeClassQuery.load(report.run, from: db)) ?? []
+                    // The shared store (--store) has no size-class view yet, nor does a file from
+                    // before schema version 8 (reading never migrates): no charts there.
+                    if try db.hasRelation("size_classes") {
+                        section.sizeClasses = try SizeClassQuery.load(report.run, from: db)
+                    }
                     // Sites live in the file only (docs/fleet.md): the store's runs have none, nor
-                    // does a file from before schema version 7 (no site tables; reading never migrates).
-                    if store.url == nil, (try? SiteQuery.hasSites(report.run.runID, in: db)) == true {
+                    // does a file from before schema version 7 (no site tables).
+                    if try db.hasRelation("site_runs"), try SiteQuery.hasSites(report.run.runID, in: db) {
                         let rows = try SiteQuery.rows(runID: report.run.runID, in: db)
                         section.siteCharts = SiteIcicle.charts(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db))
                     }

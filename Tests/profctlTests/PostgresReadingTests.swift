@@ -117,6 +117,20 @@ struct PostgresReadingTests {
         }
     }
 
+    @Test("report --format html on --store draws every report, without the size-class charts the store has no view for yet")
+    func htmlReportOnTheStore() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let folder = try Self.recordedAndPushed(server)
+        let fromFile = try ProfctlProcess.run(["report", "--format", "html", "--db", "local.sqlite"], in: folder.url)
+        let fromStore = try ProfctlProcess.run(["report", "--format", "html", "--store", server.url], in: folder.url)
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromStore.status == 0, "\(fromStore.stderr)")
+        let sizeClassTitle = "Allocations per size class of the requested size"
+        #expect(fromFile.stdout.contains(sizeClassTitle))
+        #expect(!fromStore.stdout.contains(sizeClassTitle))
+        #expect(fromStore.stdout.contains("<svg"), "the reports' own charts are drawn")
+    }
+
     @Test("query --store is read-only, stops runaway statements and caps rows")
     func queryGuards() throws {
         guard let server = try PostgresTestDatabase.make() else { return }

@@ -22,7 +22,8 @@ public struct ReportCatalog: Sendable {
     /// The declarations stored in `report_views`; none where the table does not exist.
     static func stored(in db: any SQLRowSource) throws -> [ReportDeclaration] {
         // A store without the table (PostgreSQL, which keeps its own views) describes nothing.
-        guard let table = try? db.table("SELECT report, declaration FROM report_views ORDER BY view", []) else { return [] }
+        guard try db.hasRelation("report_views") else { return [] }
+        let table = try db.table("SELECT report, declaration FROM report_views ORDER BY view", [])
         return try table.rows.map { row in
             let text = row[1].string ?? ""
             do {

@@ -10,6 +10,9 @@ public protocol SQLRowSource: AnyObject {
     func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable
     /// What to call the store in messages: a file path, or a URL without its password.
     var storeName: String { get }
+    /// Whether a table or view of that name exists: readers of what older schema versions
+    /// (or the PostgreSQL store) lack ask this first, instead of swallowing every error.
+    func hasRelation(_ name: String) throws -> Bool
 }
 
 extension SQLRowSource {
@@ -32,6 +35,10 @@ extension SQLiteConnection: SQLRowSource {
     }
 
     public var storeName: String { path }
+
+    public func hasRelation(_ name: String) throws -> Bool {
+        try scalar("SELECT 1 FROM sqlite_schema WHERE name = ? AND type IN ('table', 'view')", [.text(name)]) != nil
+    }
 }
 
 /// A store whose rows can also be changed: `writing` runs its body in one transaction,
