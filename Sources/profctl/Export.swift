@@ -51,7 +51,7 @@ struct Export: ParsableCommand, Exemplified {
                 try writePprof(runs, db)
                 return
             }
-            let trace = try ChromeTrace.export(runs, from: db)
+            let trace = ChromeTrace.export(try runs.map { try TraceQuery.load($0, from: db) })
             if let output {
                 try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 Console.message("wrote \(runs.count) run(s) to \(output)")

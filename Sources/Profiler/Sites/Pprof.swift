@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerRecording
+import ProfilerStore
 
 /// Writes sites as a gzipped profile.proto (github.com/google/pprof, proto/profile.proto),
 /// which `go tool pprof` and speedscope read: sample types alloc_objects, alloc_space,

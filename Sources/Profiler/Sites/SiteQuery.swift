@@ -1,3 +1,9 @@
+import ProfilerHooks
+import ProfilerModel
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerStore
+
 /// One site of a run, as stored: its keys, the frame it is named by, its counts.
 public struct SiteRow: Sendable, Equatable {
     public let component: String
@@ -140,7 +146,7 @@ public enum SiteQuery {
     /// outside it, the runner and main, is the same for every site); the site alone if none.
     static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
         var inside = frames
-        if let cut = frames.firstIndex(where: { $0.function.contains(" Profiler.AllocationScope.measure") }) {
+        if let cut = frames.firstIndex(where: { $0.function.contains(" ProfilerHooks.AllocationScope.measure") }) {
             inside = Array(frames[..<cut])
         }
         let path = inside.filter(\.isUserCode).reversed().map(\.function)

@@ -1,5 +1,6 @@
 import CAllocationHooks
 import Foundation
+import ProfilerHooks
 
 /// What one call stack did in the measured instances of one (component, strategy, kind).
 public struct SiteCounts: Sendable, Equatable {
@@ -14,7 +15,7 @@ public struct SiteCounts: Sendable, Equatable {
 
     public init() {}
 
-    mutating func add(_ other: SiteCounts) {
+    package mutating func add(_ other: SiteCounts) {
         allocations += other.allocations
         frees += other.frees
         requestedBytes += other.requestedBytes
