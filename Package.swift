@@ -64,11 +64,11 @@ let package = Package(
             path: "Sources/Profiler/Query"
         ),
         .target(name: "ProfilerOutputs", dependencies: ["ProfilerModel", "ProfilerSupport"], path: "Sources/Profiler/Output"),
-        // Allocation sites: their queries, the icicle page and pprof (above queries and outputs).
+        // The allocation-site queries (the icicle page and pprof that draw them are outputs).
         .target(
             name: "ProfilerSites",
-            dependencies: ["ProfilerQueries", "ProfilerOutputs", "ProfilerRecording", "ProfilerStore", "ProfilerModel",
-                           "ProfilerSupport", "ProfilerHooks"],
+            dependencies: ["ProfilerQueries", "ProfilerRecording", "ProfilerStore", "ProfilerModel", "ProfilerSupport",
+                           "ProfilerHooks"],
             path: "Sources/Profiler/Sites"
         ),
         // The stand-in UIKit the built-in scenarios measure: not part of the measuring API

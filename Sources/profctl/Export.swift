@@ -68,7 +68,7 @@ struct Export: ParsableCommand, Exemplified {
             ids = try ids.filter { try SiteQuery.hasSites($0, in: db) }
         }
         if ids.isEmpty { throw SiteError.noSiteRuns(path: db.storeName) }
-        let profile = Data(try Pprof.export(runIDs: ids, in: db))
+        let profile = Data(Pprof.export(try ids.map { try SiteQuery.sites(runID: $0, in: db) }))
         if let output {
             try profile.write(to: URL(fileURLWithPath: output), options: .atomic)
             Console.message("wrote the sites of \(ids.count) run(s) to \(output)")

@@ -47,8 +47,10 @@ struct LayeringTests {
         let outputs = Self.closure(of: "ProfilerOutputs", in: graph)
         #expect(outputs.isDisjoint(with: ["ProfilerStore", "CSQLite", "ProfilerQueries", "ProfilerRecording"]),
                 "ProfilerOutputs reaches the store: \(outputs.sorted())")
-        let queries = Self.closure(of: "ProfilerQueries", in: graph)
-        #expect(!queries.contains("ProfilerOutputs"), "ProfilerQueries reaches the outputs: \(queries.sorted())")
+        for query in ["ProfilerQueries", "ProfilerSites"] {
+            let queries = Self.closure(of: query, in: graph)
+            #expect(!queries.contains("ProfilerOutputs"), "\(query) reaches the outputs: \(queries.sorted())")
+        }
         // The plain values under both stay plain: no store, no SQLite, no hooks.
         #expect(Self.closure(of: "ProfilerModel", in: graph).isSubset(of: ["ProfilerSupport", "Yams", "CYaml"]))
         #expect(!Self.closure(of: "ProfilerStore", in: graph).contains("ProfilerRecording"))

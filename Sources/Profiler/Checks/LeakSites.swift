@@ -1,3 +1,4 @@
+import ProfilerOutputs
 import ProfilerSites
 import ProfilerStore
 

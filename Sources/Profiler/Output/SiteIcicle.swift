@@ -1,6 +1,4 @@
 import ProfilerModel
-import ProfilerOutputs
-import ProfilerRecording
 
 /// Allocation sites as icicle charts (SVG, self-contained: no scripts, no fonts): one per
 /// (component, strategy, kind), the call tree of the user's frames inside the measured
@@ -37,7 +35,7 @@ public enum SiteIcicle {
             }
             root.bytes += row.counts.requestedBytes
             var node = root
-            for name in SiteQuery.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
+            for name in SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
                 node = node.child(name)
                 node.bytes += row.counts.requestedBytes
             }
