@@ -5,6 +5,8 @@ let package = Package(
     name: "profctl",
     products: [
         .library(name: "Profiler", targets: ["Profiler"]),
+        // The stand-in UIKit the built-in scenarios measure, for users who build on its views.
+        .library(name: "ProfilerCatalog", targets: ["ProfilerCatalog"]),
         // The record command line, for users' own executables.
         .library(name: "ProfilerCLI", targets: ["ProfilerCLI"]),
         .executable(name: "profctl", targets: ["profctl"]),
@@ -28,10 +30,75 @@ let package = Package(
             name: "CAllocationHooks",
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
+        // The library, one target per layer of the data path (docs/api.md, "Layers"): each
+        // imports only the layers below it, so the compiler keeps a renderer from running SQL
+        // (ProfilerOutputs cannot see the store) and a query from returning an output type
+        // (ProfilerQueries cannot see the outputs). LayeringTests checks these rules.
+        .target(
+            name: "ProfilerSupport",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            path: "Sources/Profiler/Support"
+        ),
+        .target(name: "ProfilerHooks", dependencies: ["CAllocationHooks"], path: "Sources/Profiler/Hooks"),
+        // Plain values both the queries and the renderers use: no SQL, no rendering.
+        .target(name: "ProfilerModel", dependencies: ["ProfilerSupport"], path: "Sources/Profiler/Model"),
+        .target(
+            name: "ProfilerStore",
+            dependencies: ["ProfilerModel", "ProfilerSupport", "ProfilerHooks", "CSQLite"],
+            path: "Sources/Profiler/Store",
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        .target(
+            name: "ProfilerRecording",
+            dependencies: ["ProfilerStore", "ProfilerModel", "ProfilerSupport", "ProfilerHooks", "CAllocationHooks", "CSQLite"],
+            path: "Sources/Profiler/Recording"
+        ),
+        .target(
+            name: "ProfilerPrimitives",
+            dependencies: ["ProfilerRecording", "ProfilerHooks"],
+            path: "Sources/Profiler/Primitives"
+        ),
+        .target(
+            name: "ProfilerQueries",
+            dependencies: ["ProfilerStore", "ProfilerModel", "ProfilerSupport"],
+            path: "Sources/Profiler/Query"
+        ),
+        .target(name: "ProfilerOutputs", dependencies: ["ProfilerModel", "ProfilerSupport"], path: "Sources/Profiler/Output"),
+        // The allocation-site queries (the icicle page and pprof that draw them are outputs).
+        .target(
+            name: "ProfilerSites",
+            dependencies: ["ProfilerQueries", "ProfilerRecording", "ProfilerStore", "ProfilerModel", "ProfilerSupport",
+                           "ProfilerHooks"],
+            path: "Sources/Profiler/Sites"
+        ),
+        // The stand-in UIKit the built-in scenarios measure: not part of the measuring API
+        // (`import Profiler` does not bring it); a user who wants it imports ProfilerCatalog.
+        .target(name: "ProfilerCatalog", dependencies: ["ProfilerPrimitives"], path: "Sources/Profiler/Catalog"),
+        .target(
+            name: "ProfilerScenarios",
+            dependencies: ["ProfilerCatalog", "ProfilerPrimitives", "ProfilerRecording", "ProfilerQueries", "ProfilerStore",
+                           "ProfilerModel", "ProfilerSupport", "ProfilerHooks", .product(name: "Yams", package: "Yams")],
+            path: "Sources/Profiler/Scenarios"
+        ),
+        .target(
+            name: "ProfilerComparison",
+            dependencies: ["ProfilerScenarios", "ProfilerPrimitives", "ProfilerRecording", "ProfilerModel"],
+            path: "Sources/Profiler/Comparison"
+        ),
+        // Budgets, baselines, leak and trend checks: they read queries and print with the outputs.
+        .target(
+            name: "ProfilerChecks",
+            dependencies: ["ProfilerScenarios", "ProfilerSites", "ProfilerQueries", "ProfilerOutputs", "ProfilerStore",
+                           "ProfilerModel", "ProfilerSupport", .product(name: "Yams", package: "Yams")],
+            path: "Sources/Profiler/Checks"
+        ),
+        // What users import: the measuring API, re-exported (everything but the catalog).
         .target(
             name: "Profiler",
-            dependencies: ["CSQLite", "CAllocationHooks", .product(name: "Yams", package: "Yams")],
-            plugins: ["EmbedMigrationsPlugin"]
+            dependencies: ["ProfilerSupport", "ProfilerHooks", "ProfilerModel", "ProfilerStore", "ProfilerRecording",
+                           "ProfilerPrimitives", "ProfilerQueries", "ProfilerOutputs", "ProfilerSites", "ProfilerScenarios",
+                           "ProfilerComparison", "ProfilerChecks"],
+            path: "Sources/Profiler/Exports"
         ),
         // The system libpq (libpq-dev), for the PostgreSQL shared store; see docs/fleet.md for why libpq.
         .systemLibrary(
@@ -98,7 +165,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ProfilerTests",
-            dependencies: ["Profiler", "CAllocationHooks", "CSQLite", "hook-witness"]
+            dependencies: [
+                "Profiler", "ProfilerCatalog", "ProfilerSupport", "ProfilerHooks", "ProfilerModel", "ProfilerStore",
+                "ProfilerRecording", "ProfilerPrimitives", "ProfilerQueries", "ProfilerOutputs", "ProfilerSites",
+                "ProfilerScenarios", "ProfilerComparison", "ProfilerChecks", "CAllocationHooks", "CSQLite", "hook-witness",
+            ]
         ),
         .testTarget(
             name: "profctlTests",

@@ -13,6 +13,8 @@ let package = Package(
             name: "badge-profiler",
             dependencies: [
                 .product(name: "Profiler", package: "profctl"),
+                // The badge is a View of the stand-in UIKit, which is not part of Profiler.
+                .product(name: "ProfilerCatalog", package: "profctl"),
                 .product(name: "ProfilerCLI", package: "profctl"),
             ],
             path: "Sources/BadgeProfiler"

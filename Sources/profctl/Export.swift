@@ -51,7 +51,7 @@ struct Export: ParsableCommand, Exemplified {
                 try writePprof(runs, db)
                 return
             }
-            let trace = try ChromeTrace.export(runs, from: db)
+            let trace = ChromeTrace.export(try runs.map { try TraceQuery.load($0, from: db) })
             if let output {
                 try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 Console.message("wrote \(runs.count) run(s) to \(output)")
@@ -68,7 +68,7 @@ struct Export: ParsableCommand, Exemplified {
             ids = try ids.filter { try SiteQuery.hasSites($0, in: db) }
         }
         if ids.isEmpty { throw SiteError.noSiteRuns(path: db.storeName) }
-        let profile = Data(try Pprof.export(runIDs: ids, in: db))
+        let profile = Data(Pprof.export(try ids.map { try SiteQuery.sites(runID: $0, in: db) }))
         if let output {
             try profile.write(to: URL(fileURLWithPath: output), options: .atomic)
             Console.message("wrote the sites of \(ids.count) run(s) to \(output)")

@@ -1,6 +1,19 @@
 import Foundation
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerComparison
+@testable import ProfilerHooks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerPrimitives
+@testable import ProfilerQueries
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerStore
+@testable import ProfilerSupport
 
 @Suite("Mann-Whitney U")
 struct MannWhitneyTests {

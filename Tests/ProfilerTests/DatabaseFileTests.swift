@@ -1,6 +1,16 @@
 import Foundation
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerHooks
+@testable import ProfilerOutputs
+@testable import ProfilerQueries
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerStore
+@testable import ProfilerSupport
 
 @Suite("Database file inspection before open")
 struct DatabaseFileTests {

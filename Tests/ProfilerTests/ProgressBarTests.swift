@@ -1,5 +1,17 @@
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerComparison
+@testable import ProfilerHooks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerPrimitives
+@testable import ProfilerQueries
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerSupport
 
 @Suite("Progress bar")
 struct ProgressBarTests {

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerSupport
 
 @Suite("Renderers")
 struct RendererTests {

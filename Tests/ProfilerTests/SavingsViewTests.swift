@@ -1,5 +1,18 @@
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerComparison
+@testable import ProfilerHooks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerPrimitives
+@testable import ProfilerQueries
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerStore
+@testable import ProfilerSupport
 
 /// The savings view's arithmetic, on rollups with the seed article's own figures.
 @Suite("Savings view")

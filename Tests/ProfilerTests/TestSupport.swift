@@ -1,5 +1,17 @@
 import Foundation
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerHooks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerPrimitives
+@testable import ProfilerQueries
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerStore
+@testable import ProfilerSupport
 
 /// A fresh database path in its own temporary folder, removed when released.
 final class TemporaryDatabase {

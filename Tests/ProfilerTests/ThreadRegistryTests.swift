@@ -1,7 +1,18 @@
 import CAllocationHooks
 import Foundation
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerChecks
+@testable import ProfilerHooks
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerPrimitives
+@testable import ProfilerRecording
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerStore
+@testable import ProfilerSupport
 
 /// The key whose destructor first calls the hooks in the last round of a thread's TLS
 /// destructors, after the hooks' own exit key could still run: such a thread exits without

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import Profiler
+import Profiler
+@testable import ProfilerCatalog
+@testable import ProfilerModel
+@testable import ProfilerOutputs
+@testable import ProfilerQueries
+@testable import ProfilerScenarios
+@testable import ProfilerSites
+@testable import ProfilerSupport
 
 @Suite("Timestamps")
 struct TimestampTests {

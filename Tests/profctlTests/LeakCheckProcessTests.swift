@@ -38,9 +38,9 @@ struct LeakCheckProcessTests {
         let folder = try TemporaryFolder()
         try record(["swift-leaks", "--instances", "5", "--repeat", "3", "--sites"], in: folder)
         // What each leaking strategy leaves: the screen its init builds (and what that holds).
-        let named = ["strong-self-closure": "Profiler.TickerScreen.__allocating_init",
-                     "strong-delegate": "Profiler.StrongDelegateDownloader.init",
-                     "unpruned-observers": "Profiler.ThemedScreen.init"]
+        let named = ["strong-self-closure": "ProfilerCatalog.TickerScreen.__allocating_init",
+                     "strong-delegate": "ProfilerCatalog.StrongDelegateDownloader.init",
+                     "unpruned-observers": "ProfilerCatalog.ThemedScreen.init"]
         for format in ["table", "markdown", "junit", "github", "json"] {
             let check = try ProfctlProcess.run(["check", "--leaks", "--format", format], in: folder.url)
             #expect(check.status == 15, "\(format): \(check.stderr)")

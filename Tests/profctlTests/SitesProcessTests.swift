@@ -44,7 +44,7 @@ struct SitesProcessTests {
         // Lazy-container's Label (705 B eager) is named by the user's functions.
         let sites = try db.rows("SELECT DISTINCT site FROM site_summary WHERE component = 'Label' AND strategy = 'eager' AND kind = 'create'")
             .compactMap { $0.first?.string }
-        #expect(sites.contains { $0.hasPrefix("Profiler.Label.") }, "\(sites)")
+        #expect(sites.contains { $0.hasPrefix("ProfilerCatalog.Label.") }, "\(sites)")
     }
 
     @Test("the same scenario reports the same bytes with and without --sites")
@@ -94,7 +94,7 @@ struct SitesProcessTests {
         let perInstance = try #require(label["bytes_per_instance"] as? Double)
         let instances = try #require(label["instances"] as? Int)
         #expect(Double(live) == perInstance * Double(instances))
-        #expect(rows.contains { ($0["site"] as? String)?.hasPrefix("Profiler.Label.") == true })
+        #expect(rows.contains { ($0["site"] as? String)?.hasPrefix("ProfilerCatalog.Label.") == true })
 
         for (option, value, known) in [("--component", "Nope", "Button, ImageView, Label"), ("--strategy", "nope", "eager, lazy, lazy-realized")] {
             let bad = try ProfctlProcess.run(["sites", option, value], in: folder.url)
@@ -108,14 +108,14 @@ struct SitesProcessTests {
         #expect(html.status == 0)
         #expect(html.stdout.contains("<svg class=\"chart icicle\""))
         #expect(html.stdout.contains("Label / eager / create: "))
-        #expect(html.stdout.contains("<title>Profiler.Label.__allocating_init"), "\(html.stdout.prefix(600))")
+        #expect(html.stdout.contains("<title>ProfilerCatalog.Label.__allocating_init"), "\(html.stdout.prefix(600))")
         #expect(!html.stdout.contains("<script"))
         // The report's HTML page carries the same icicles for a run recorded with --sites.
         let page = try ProfctlProcess.run(["report", "--format", "html"], in: folder.url)
         #expect(page.status == 0, "\(page.stderr)")
         #expect(page.stdout.contains("allocation sites"))
         #expect(page.stdout.contains("Label / eager / create: "))
-        #expect(page.stdout.contains("<title>Profiler.Label.__allocating_init"))
+        #expect(page.stdout.contains("<title>ProfilerCatalog.Label.__allocating_init"))
 
         let tree = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--tree"], in: folder.url)
         #expect(tree.status == 0)
@@ -155,7 +155,7 @@ struct SitesProcessTests {
         let traces = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
                                             ["tool", "pprof", "-traces", "-tagfocus=component=Label", "sites.pb.gz"],
                                             environment: ["HOME": folder.url.path], in: folder.url)
-        #expect(traces.stdout.contains("Profiler.Label."), "\(traces.stdout.prefix(400))")
+        #expect(traces.stdout.contains("ProfilerCatalog.Label."), "\(traces.stdout.prefix(400))")
         for type in ["alloc_objects", "inuse_objects", "inuse_space"] {
             let other = try ProfctlProcess.run(executable: URL(fileURLWithPath: go), ["tool", "pprof", "-top", "-sample_index=\(type)", "sites.pb.gz"],
                                                environment: ["HOME": folder.url.path], in: folder.url)
@@ -186,7 +186,7 @@ struct SitesProcessTests {
         let grown = label[0][2].string ?? "", vanished = label[label.count - 1][2].string ?? ""
         try db.run("UPDATE sites SET live_requested_bytes = live_requested_bytes + 2000, requested_bytes = requested_bytes + 2000 WHERE run_key = ? AND stack_id = ? AND kind_id = 0", [bKey, label[0][0]])
         try db.run("DELETE FROM sites WHERE run_key = ? AND stack_id = ? AND kind_id = 0 AND subject_id = (SELECT subject_id FROM subjects WHERE component = 'Label' AND strategy = 'eager')", [bKey, label[label.count - 1][0]])
-        try db.run("INSERT INTO site_frames (module, function) VALUES ('profctl', 'Profiler.Label.newCache() -> ()')")
+        try db.run("INSERT INTO site_frames (module, function) VALUES ('profctl', 'ProfilerCatalog.Label.newCache() -> ()')")
         try db.run("INSERT INTO site_stacks (frames, depth, site_frame_id) VALUES ('new', 1, last_insert_rowid())")
         try db.run("""
             INSERT INTO sites SELECT run_key, subject_id, kind_id, (SELECT stack_id FROM site_stacks WHERE frames = 'new'), 20, 0, 640, 640, 640, 640
@@ -207,7 +207,7 @@ struct SitesProcessTests {
         #expect(rows.count == 3, "\(rows)")
         #expect(change(grown) == "grew")
         #expect(change(vanished) == "vanished")
-        #expect(change("Profiler.Label.newCache() -> ()") == "appeared")
+        #expect(change("ProfilerCatalog.Label.newCache() -> ()") == "appeared")
         #expect(rows.first { $0["site"] as? String == grown }?["delta_bytes"] as? Int == 2000)
         let same = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(a.prefix(8))], in: folder.url)
         #expect(same.status == 0 && same.stderr.contains("0 changed"))
@@ -220,7 +220,7 @@ struct SitesProcessTests {
         #expect(check.status == 2, "\(check.stdout)\n\(check.stderr)")
         #expect(check.stderr.contains("sites behind the byte regression of lazy-container Label/eager"), "\(check.stderr)")
         #expect(check.stderr.contains("grew +2000 B  [create] \(grown)"), "\(check.stderr)")
-        #expect(check.stderr.contains("appeared +640 B  [create] Profiler.Label.newCache() -> ()"))
+        #expect(check.stderr.contains("appeared +640 B  [create] ProfilerCatalog.Label.newCache() -> ()"))
         #expect(check.stderr.contains("vanished"))
         #expect(check.stderr.contains(vanished))
     }

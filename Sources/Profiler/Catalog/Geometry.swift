@@ -10,6 +10,11 @@ public struct Size: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public static let zero = Size(width: 0, height: 0)
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 }
 
 /// Stands for CGRect.

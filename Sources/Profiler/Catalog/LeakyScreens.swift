@@ -6,13 +6,13 @@
 /// Leaking form: the stored closure captures `self` strongly, so the screen holds the
 /// closure and the closure holds the screen: a retain cycle nothing ever breaks.
 /// Fixed form: the closure captures `[weak self]`.
-final class TickerScreen {
-    let label = Label(text: "00:00")
+package final class TickerScreen {
+    package let label = Label(text: "00:00")
     private(set) var ticks = 0
     /// Called on every tick; stored, as a timer's or a publisher's handler is.
     private(set) var onTick: (() -> Void)?
 
-    init(weakSelf: Bool) {
+    package init(weakSelf: Bool) {
         if weakSelf {
             onTick = { [weak self] in self?.tick() }
         } else {
@@ -27,36 +27,36 @@ final class TickerScreen {
 }
 
 /// What a downloader tells the screen that started it.
-protocol DownloadDelegate: AnyObject {
+package protocol DownloadDelegate: AnyObject {
     func downloadFinished(bytes: Int)
 }
 
 /// A downloader that keeps its delegate strongly: the screen owns the downloader and the
 /// downloader owns the screen (the leaking form).
-final class StrongDelegateDownloader {
-    var delegate: (any DownloadDelegate)?
-    var buffer = [UInt8](repeating: 0, count: 256)
+package final class StrongDelegateDownloader {
+    package var delegate: (any DownloadDelegate)?
+    package var buffer = [UInt8](repeating: 0, count: 256)
 
-    func finish() { delegate?.downloadFinished(bytes: buffer.count) }
+    package func finish() { delegate?.downloadFinished(bytes: buffer.count) }
 }
 
 /// The same downloader with the delegate held weakly, as UIKit's are (the fixed form).
-final class WeakDelegateDownloader {
+package final class WeakDelegateDownloader {
     weak var delegate: (any DownloadDelegate)?
-    var buffer = [UInt8](repeating: 0, count: 256)
+    package var buffer = [UInt8](repeating: 0, count: 256)
 
-    func finish() { delegate?.downloadFinished(bytes: buffer.count) }
+    package func finish() { delegate?.downloadFinished(bytes: buffer.count) }
 }
 
 /// A screen that starts a download and shows its size. `strongDelegate` picks which
 /// downloader it owns.
-final class DownloadScreen: DownloadDelegate {
-    let label = Label(text: "downloading")
+package final class DownloadScreen: DownloadDelegate {
+    package let label = Label(text: "downloading")
     private var strongDownloader: StrongDelegateDownloader?
     private var weakDownloader: WeakDelegateDownloader?
     private(set) var received = 0
 
-    init(strongDelegate: Bool) {
+    package init(strongDelegate: Bool) {
         if strongDelegate {
             let downloader = StrongDelegateDownloader()
             strongDownloader = downloader
@@ -70,15 +70,15 @@ final class DownloadScreen: DownloadDelegate {
         }
     }
 
-    func downloadFinished(bytes: Int) { received += bytes }
+    package func downloadFinished(bytes: Int) { received += bytes }
 }
 
 /// A long-lived list of observers (a notification centre, a settings store): each entry
 /// is a handler. It outlives the screens that register with it.
-final class ObserverHub {
+package final class ObserverHub {
     /// One registration: a node of a doubly linked list, so removal is O(1) and the list
     /// never reallocates a buffer (which would move bytes between screens' figures).
-    final class Observation {
+    package final class Observation {
         let handler: () -> Void
         fileprivate var next: Observation?
         fileprivate unowned(unsafe) var previous: Observation?
@@ -88,10 +88,12 @@ final class ObserverHub {
     }
 
     private var head: Observation?
-    private(set) var count = 0
+    package private(set) var count = 0
+
+    package init() {}
 
     /// Registers a handler; the returned observation removes it again.
-    func observe(_ handler: @escaping () -> Void) -> Observation {
+    package func observe(_ handler: @escaping () -> Void) -> Observation {
         let observation = Observation(handler)
         observation.next = head
         head?.previous = observation
@@ -100,7 +102,7 @@ final class ObserverHub {
         return observation
     }
 
-    func remove(_ observation: Observation) {
+    package func remove(_ observation: Observation) {
         guard observation.linked else { return }
         observation.linked = false
         if let previous = observation.previous { previous.next = observation.next } else { head = observation.next }
@@ -111,7 +113,7 @@ final class ObserverHub {
     }
 
     /// Calls every handler, as posting a notification does.
-    func post() {
+    package func post() {
         var node = head
         while let current = node {
             current.handler()
@@ -130,14 +132,14 @@ final class ObserverHub {
 /// removes its observation, so the hub's list keeps every dead screen's entry (the
 /// handler's context and the screen's weak-reference side table) for the hub's life.
 /// Fixed form: it removes its observation when it goes away (the list is pruned).
-final class ThemedScreen {
-    let label = Label(text: "Settings")
+package final class ThemedScreen {
+    package let label = Label(text: "Settings")
     private(set) var refreshes = 0
     private let hub: ObserverHub
     private var observation: ObserverHub.Observation?
     private let prunes: Bool
 
-    init(hub: ObserverHub, prunes: Bool) {
+    package init(hub: ObserverHub, prunes: Bool) {
         self.hub = hub
         self.prunes = prunes
         observation = hub.observe { [weak self] in self?.refresh() }

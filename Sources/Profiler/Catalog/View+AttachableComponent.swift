@@ -1,3 +1,5 @@
+import ProfilerPrimitives
+
 /// A view is shown by adding it as a subview: what lazy containers and
 /// `ComponentComparison` do with every `View` subclass.
 extension View: AttachableComponent {

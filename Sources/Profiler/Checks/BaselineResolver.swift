@@ -1,4 +1,8 @@
 import Foundation
+import ProfilerModel
+import ProfilerQueries
+import ProfilerStore
+import ProfilerSupport
 
 /// Why a check cannot compare.
 public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerModel
+import ProfilerSupport
 import Yams
 
 /// An absolute limit on a metric, from a budgets file:

@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerSupport
+
 /// How a check decides about latencies.
 public struct StatisticsOptions: Sendable, Equatable {
     /// Significance level of the Mann-Whitney U test.

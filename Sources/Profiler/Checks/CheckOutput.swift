@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerModel
+import ProfilerOutputs
 
 /// How check results are printed.
 public enum CheckFormat: String, Sendable, CaseIterable {

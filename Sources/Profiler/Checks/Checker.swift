@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerStore
+
 /// What a check compares against and how strictly.
 public struct CheckRequest: Sendable {
     /// A run id, label, `previous` or `median:N`; nil to check budgets only.

@@ -1,4 +1,7 @@
 import Foundation
+import ProfilerModel
+import ProfilerScenarios
+import ProfilerStore
 
 /// The leak verdicts of one run.
 public struct LeakCheckResult: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerModel
+import ProfilerOutputs
 
 /// Formats leak verdicts in every `check` format; each row names its scenario, component
 /// and strategy. Only formats: every figure comes from the verdicts.

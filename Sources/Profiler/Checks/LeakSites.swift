@@ -1,3 +1,7 @@
+import ProfilerOutputs
+import ProfilerSites
+import ProfilerStore
+
 /// A function whose allocations outlived a (component, strategy)'s round trips, read from
 /// the sites of a run recorded with `--sites` (docs/leaks.md).
 public struct LeakSite: Sendable, Equatable {

@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerScenarios
+
 /// The leak verdicts of one component under one strategy in one run (docs/leaks.md):
 /// the round-trip rule (what its round trips left behind that nothing declares) and the
 /// growth rule (live bytes growing in every round after the first).

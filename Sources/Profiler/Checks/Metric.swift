@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// Names one metric across runs: scenario, component (empty for a strategy-level
 /// figure), strategy, and what is measured.
 public struct MetricKey: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
@@ -61,11 +63,4 @@ public struct Metric: Sendable, Equatable {
         if case .latency(let samples) = kind { return samples }
         return [value]
     }
-}
-
-func median(_ values: [Double]) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }

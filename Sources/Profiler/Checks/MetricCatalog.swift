@@ -1,3 +1,8 @@
+import ProfilerModel
+import ProfilerScenarios
+import ProfilerStore
+import ProfilerSupport
+
 /// Turns a recorded run into the metrics `check`, `compare` and `trend` work on:
 /// the numeric columns of its report view (bytes and counts, compared exactly), and
 /// the per-repeat median latency of each (step, component, strategy, kind) of creating

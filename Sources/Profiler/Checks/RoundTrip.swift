@@ -1,3 +1,6 @@
+import ProfilerScenarios
+import ProfilerStore
+
 /// One (repeat, component, strategy) of a run: what its round trip left behind, read from
 /// the `round_trip` view (migrations/0006_round_trip.sql, docs/leaks.md).
 public struct RoundTrip: Sendable, Equatable {

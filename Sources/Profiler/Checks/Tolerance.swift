@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// How far an exact metric may move the wrong way before it is a regression: an
 /// absolute amount (bytes, counts) or a percentage of the baseline. Zero by default:
 /// a single byte more is a regression.

@@ -1,3 +1,6 @@
+import ProfilerPrimitives
+import ProfilerScenarios
+
 /// One of the user's components in a `ComponentComparison`: a name for the reports and a
 /// factory that builds one instance.
 ///

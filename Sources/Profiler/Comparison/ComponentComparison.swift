@@ -1,3 +1,5 @@
+import ProfilerScenarios
+
 /// Compares a user's own components under the standard strategies (`eager`, `lazy`,
 /// `lazy-realized`, `cached`: see `StandardStrategy`) with everything a hand-written
 /// scenario spells out built in: a warm-up pass before each measured one, each

@@ -1,3 +1,7 @@
+import ProfilerPrimitives
+import ProfilerRecording
+import ProfilerScenarios
+
 /// How one component of a `ComponentComparison` is built, attached and measured under
 /// each standard strategy: the code a hand-written scenario (LazyContainerScenario)
 /// spells out, written once. Every instance is measured on its own (`create`, `realize`

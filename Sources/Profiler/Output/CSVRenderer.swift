@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// RFC 4180 CSV with a header row; NULL is an empty field, numbers at full precision.
 public struct CSVRenderer: Renderer {

@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// One self-contained HTML page (no scripts, no fonts, no network) with each run's
 /// report table, charts that fit its scenario, and its live bytes over the steps.
@@ -18,7 +19,7 @@ public enum HTMLReport {
         }
     }
 
-    static let style = """
+    package static let style = """
         :root { color-scheme: light dark; --bg: #ffffff; --ink: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7;
           --series-0: #0a84ff; --series-1: #ff9f0a; --series-2: #30b350; --series-3: #bf5af2; --series-4: #ff375f; --series-5: #64d2ff; }
         @media (prefers-color-scheme: dark) { :root { --bg: #1c1c1e; --ink: #f5f5f7; --muted: #a1a1a6; --grid: #3a3a3c; } }
@@ -68,7 +69,7 @@ public enum HTMLReport {
         return html
     }
 
-    static func table(_ table: ResultTable) -> String {
+    package static func table(_ table: ResultTable) -> String {
         var html = "<table><thead><tr>" + table.columns.map { "<th>\(SVGChart.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
         for row in table.rows {
             html += "<tr>" + row.map { value in

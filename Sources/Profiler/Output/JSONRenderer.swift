@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// A JSON array with one object per row, keys in column order.
 public struct JSONRenderer: Renderer {

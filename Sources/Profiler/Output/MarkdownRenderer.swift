@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// A GitHub-flavoured Markdown table, for pull-request comments and docs.
 public struct MarkdownRenderer: Renderer {

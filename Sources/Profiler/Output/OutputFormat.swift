@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// How results are printed.
 public enum OutputFormat: String, Sendable, CaseIterable {
     case table, markdown, csv, json, html
@@ -25,29 +27,4 @@ public struct HTMLTableRenderer: Renderer {
 /// Formats a result table as text. Renderers only format: no queries, no arithmetic.
 public protocol Renderer: Sendable {
     func render(_ table: ResultTable) -> String
-}
-
-extension SQLValue {
-    /// How a value reads in a text table: whole numbers without a fraction, NULL as "-".
-    var displayText: String {
-        switch self {
-        case .null: "-"
-        case .integer(let v): String(v)
-        case .real(let v): Self.numberText(v)
-        case .text(let v): v
-        case .blob(let bytes): "<\(bytes.count) bytes>"
-        }
-    }
-
-    /// A real in its shortest exact form, whole numbers without ".0".
-    static func numberText(_ v: Double) -> String {
-        v.rounded() == v && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
-
-    var isNumeric: Bool {
-        switch self {
-        case .integer, .real: true
-        default: false
-        }
-    }
 }

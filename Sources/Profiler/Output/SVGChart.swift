@@ -13,13 +13,13 @@ public enum SVGChart {
         }
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// 1234567 -> "1.2 M", 0.5 -> "0.5".
-    static func short(_ value: Double) -> String {
+    package static func short(_ value: Double) -> String {
         let magnitude = abs(value)
         if magnitude >= 1e9 { return String(format: "%.1f G", value / 1e9) }
         if magnitude >= 1e6 { return String(format: "%.1f M", value / 1e6) }

@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// The HTML report's size-class charts (docs/leaks.md, "Temporaries and size classes"):
 /// per log2 class of the requested size, each strategy's allocations, and the usable
 /// bytes malloc's rounding added on top of what was requested.

@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// A plain aligned table for terminals: numbers right-aligned, text left-aligned.
 public struct TableRenderer: Renderer {

@@ -1,3 +1,5 @@
+import ProfilerRecording
+
 /// Keeps one element (and its state storage) per identity, the way a declarative UI
 /// framework keeps a view's storage alive exactly as long as the view's identity.
 ///

@@ -1,3 +1,5 @@
+import ProfilerRecording
+
 // Conveniences for any `AttachableComponent`: a `View` subclass, or a user's own view
 // type. The container adds the component to its parent, and takes it out again, the way
 // the component says. Like the View conveniences in LazyContainer.swift they pass no

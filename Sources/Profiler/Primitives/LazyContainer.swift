@@ -1,3 +1,5 @@
+import ProfilerRecording
+
 /// Holds a component that is built only when first needed.
 ///
 /// The container itself is three light stored properties: the optional component, the

@@ -1,3 +1,5 @@
+import ProfilerRecording
+
 /// A scrolling list that builds rows the way a declarative list does, in two stages:
 /// *creating* a row makes its identity and top-level state; *realizing* it evaluates its
 /// body (the views, with their nested state). Which rows get created and realized, and

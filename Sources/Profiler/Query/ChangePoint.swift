@@ -1,3 +1,5 @@
+import ProfilerSupport
+
 /// Where a series moved to a new level: the first index of the new level and the
 /// medians of the level before and of the level after it.
 public struct ChangePoint: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import CSQLite
+import ProfilerModel
+import ProfilerStore
 
 /// Limits on analysts' queries.
 public struct QueryLimits: Sendable, Equatable {

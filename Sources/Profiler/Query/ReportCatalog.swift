@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerModel
+import ProfilerStore
 
 /// The report declarations a database's runs are read with: those stored beside their
 /// views (`report_views`, written when a database is opened for writing), then the ones

@@ -1,13 +1,5 @@
-/// Which bytes a report counts.
-public enum ByteMeasure: String, Sendable, CaseIterable {
-    /// What the code asked malloc for.
-    case requested
-    /// What malloc handed back (rounded up to its size classes).
-    case usable
-
-    /// The view holding savings in this measure.
-    var view: String { self == .requested ? "savings" : "savings_usable" }
-}
+import ProfilerModel
+import ProfilerStore
 
 /// One row of the `savings` view.
 public struct SavingsRow: Sendable, Equatable, Codable {

@@ -1,15 +1,5 @@
-/// One strategy's allocations in one log2 size class of a run (the size_classes view,
-/// components summed): class c holds requested sizes 2^c to 2^(c+1) - 1.
-public struct SizeClassPoint: Sendable, Equatable {
-    public let strategy: String
-    public let sizeClass: Int
-    public let allocations: Int
-    public let requestedBytes: Int
-    public let usableBytes: Int
-
-    /// What malloc's rounding added in this class.
-    public var wastedBytes: Int { usableBytes - requestedBytes }
-}
+import ProfilerModel
+import ProfilerStore
 
 public enum SizeClassQuery {
     /// The run's size classes per strategy, in the order the strategies first allocated;

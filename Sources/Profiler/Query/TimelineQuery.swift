@@ -1,10 +1,5 @@
-/// Live bytes per strategy after each step of a run (the timeline view), in the order
-/// the steps were taken.
-public struct TimelinePoint: Sendable, Equatable {
-    public let strategy: String
-    public let step: String
-    public let liveBytes: Double
-}
+import ProfilerModel
+import ProfilerStore
 
 public enum TimelineQuery {
     /// Averaged over repeats; one point per (strategy, step) in recording order.

@@ -1,3 +1,5 @@
+import ProfilerSupport
+
 /// Counts durations in buckets a sixteenth of an octave wide (exact below 16 ns), so the
 /// writer can tell, for any nearest rank, which narrow range of durations holds it
 /// without keeping every duration in memory. The rollups then read only the durations

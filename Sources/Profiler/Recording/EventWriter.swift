@@ -1,4 +1,5 @@
 import CSQLite
+import ProfilerStore
 
 /// The writer thread's work: drain the buffer into the database, one transaction per
 /// batch, one prepared statement for the events of the whole run. It also numbers the

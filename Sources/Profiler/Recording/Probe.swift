@@ -1,3 +1,5 @@
+import ProfilerHooks
+
 /// Names what is being measured (component, strategy, repeat, instance) and where the
 /// events go. Instrumented primitives take one per call, so instrumentation adds no
 /// stored bytes to the things being measured.

@@ -1,4 +1,8 @@
 import Foundation
+import ProfilerHooks
+import ProfilerModel
+import ProfilerStore
+import ProfilerSupport
 
 /// Records one run: the run row first, then events through a bounded buffer to one
 /// writer thread that inserts them in large transactions with one prepared statement,

@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerStore
 
 /// A parameter of a run, stored in runs.parameters as JSON.
 public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertible {

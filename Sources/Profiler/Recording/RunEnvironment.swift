@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// Where and with what a run was recorded: stored with every run so a comparison can
 /// tell like from unlike.
@@ -92,9 +93,4 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
         guard uname(&info) == 0 else { return "unknown" }
         return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
-}
-
-public enum ProfilerVersion {
-    /// The version of profctl and of the database format it writes.
-    public static let current = "0.1.0"
 }

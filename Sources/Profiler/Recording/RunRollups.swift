@@ -1,3 +1,6 @@
+import ProfilerStore
+import ProfilerSupport
+
 /// Writes a finished run's rollups (rollups, step_rollups, latency_rollups) from the
 /// figures the writer kept per series, reading the events back only where the figures
 /// cannot answer, and then in the order they are stored (by series), never sorting the

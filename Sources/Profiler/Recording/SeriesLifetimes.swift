@@ -1,5 +1,6 @@
 import CAllocationHooks
 import Foundation
+import ProfilerStore
 
 /// Temporaries and size classes per series (component, strategy, event kind), summed from
 /// each event's measured region as it is recorded and written once when the run finishes

@@ -1,3 +1,5 @@
+import ProfilerStore
+
 /// The running figures of one series (one run's events of one repeat, step, subject and
 /// kind), kept by the writer as it writes them, so that the rollups at the end of a run
 /// need no GROUP BY over the run's events (that sort made a 2.4M-event run spend most

@@ -1,3 +1,7 @@
+import ProfilerModel
+import ProfilerQueries
+import ProfilerStore
+
 /// The scenarios compiled into profctl, one per seed experiment.
 public enum BuiltInScenarios {
     public static let all: [any Scenario] = [

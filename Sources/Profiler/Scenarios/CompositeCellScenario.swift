@@ -1,3 +1,7 @@
+import ProfilerCatalog
+import ProfilerModel
+import ProfilerSupport
+
 /// Seed experiment 3: a mail cell (4 labels, 2 images, 1 button) built from a parsed
 /// layout template, by hand-written code, or drawn into one bitmap. Bytes per cell and
 /// creation latency for the first cell, later cells, and reuse (new content in an

@@ -1,4 +1,8 @@
 import Foundation
+import ProfilerCatalog
+import ProfilerModel
+import ProfilerPrimitives
+import ProfilerRecording
 
 /// Seed experiment 5: identity decides lifetime. A list of N items gets one insertion at
 /// the head under three identity choices (a stable database id, the row index, a fresh

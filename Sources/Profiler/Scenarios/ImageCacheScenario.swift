@@ -1,3 +1,6 @@
+import ProfilerCatalog
+import ProfilerModel
+
 /// Seed experiment 4: the same images shown in K places, fetched by name with no cache,
 /// a strong cache, a strong cache with an idle-time sweep, and a weak cache. Then every
 /// placement is released, and the run loop goes idle twice.

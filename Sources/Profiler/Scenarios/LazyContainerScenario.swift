@@ -1,3 +1,6 @@
+import ProfilerCatalog
+import ProfilerPrimitives
+
 /// Seed experiment 1: Label, Button and ImageView built directly (`eager`), wrapped in
 /// a lazy container that is never realized (`lazy`), and wrapped then realized
 /// (`lazy-realized`). Each instance is measured on its own, so bytes per instance are

@@ -1,3 +1,7 @@
+import ProfilerCatalog
+import ProfilerModel
+import ProfilerPrimitives
+
 /// Seed experiment 2: a feed of N rows shown through a viewport of V rows, scrolled to
 /// the bottom and back, with data loaded in pages as the end comes near.
 ///

@@ -1,3 +1,8 @@
+import ProfilerCatalog
+import ProfilerModel
+import ProfilerPrimitives
+import ProfilerRecording
+
 /// A long-lived page (a live-streaming room) with many optional feature panels, most of
 /// which a user never opens: built eagerly, or as lazy containers of which a script
 /// realizes a fraction. Shows the break-even realization rate next to the measured one.

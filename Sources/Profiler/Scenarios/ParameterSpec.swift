@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerRecording
 
 /// One parameter a scenario takes: its name, what it means, its default and what values
 /// are valid. Checked before anything is recorded, from the CLI and from scenario files.

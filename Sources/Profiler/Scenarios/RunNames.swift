@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerStore
+import ProfilerSupport
 
 /// The name runs are stored under (`runs.scenario`) must mean one kind of scenario:
 /// reports, `check`, `trend` and baselines all group runs by it, so runs of two kinds

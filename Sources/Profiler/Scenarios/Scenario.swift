@@ -1,3 +1,7 @@
+import ProfilerHooks
+import ProfilerModel
+import ProfilerRecording
+
 /// What `profctl record` (or a scenario file) asks of a scenario.
 public struct RecordOptions: Sendable, Equatable {
     /// How many times the whole scenario runs within one run.
@@ -202,11 +206,4 @@ public struct ScenarioContext: Sendable {
     public var discarding: ScenarioContext {
         ScenarioContext(sink: DiscardingSink(), repeatIndex: repeatIndex, options: options)
     }
-}
-
-/// Swallows events: for warm-up passes that must run the measured code once before
-/// measuring (first use of a generic type or a static allocates once per process).
-public final class DiscardingSink: EventSink {
-    public init() {}
-    public func record(_ event: Event) throws {}
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerHooks
+import ProfilerRecording
 
 /// Runs a scenario under a recorder: one run, `repeats` passes, then rollups.
 public enum ScenarioRunner {

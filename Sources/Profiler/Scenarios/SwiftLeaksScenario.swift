@@ -1,3 +1,6 @@
+import ProfilerCatalog
+import ProfilerRecording
+
 /// Leaks the way Swift code really leaks, each beside its fix: a stored closure that
 /// captures `self` strongly, a delegate held strongly both ways, an observer list that is
 /// never pruned. Screens are opened and closed again; the leak verdicts (docs/leaks.md)

@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerRecording
+
 /// How one site changed between two runs.
 public enum SiteChange: String, Sendable {
     case grew, shrank, appeared, vanished

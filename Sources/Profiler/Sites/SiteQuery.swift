@@ -1,15 +1,8 @@
-/// One site of a run, as stored: its keys, the frame it is named by, its counts.
-public struct SiteRow: Sendable, Equatable {
-    public let component: String
-    public let strategy: String
-    public let kind: String
-    /// The demangled function the folding rule names the stack by.
-    public let site: String
-    public let file: String
-    public let line: Int
-    public let stackID: Int64
-    public let counts: SiteCounts
-}
+import ProfilerHooks
+import ProfilerModel
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerStore
 
 /// Which sites to read: all of a run's, or one component's, strategy's or kind's.
 public struct SiteFilter: Sendable, Equatable {
@@ -136,17 +129,6 @@ public enum SiteQuery {
         return row.line > 0 ? "\(name):\(row.line)" : name
     }
 
-    /// The user's frames of a stack inside the measured region, outermost first (what lies
-    /// outside it, the runner and main, is the same for every site); the site alone if none.
-    static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
-        var inside = frames
-        if let cut = frames.firstIndex(where: { $0.function.contains(" Profiler.AllocationScope.measure") }) {
-            inside = Array(frames[..<cut])
-        }
-        let path = inside.filter(\.isUserCode).reversed().map(\.function)
-        return path.isEmpty ? [site] : Array(path)
-    }
-
     /// The sites as call trees, one per (component, strategy, kind): the user's frames from
     /// the outermost in, each line with the live requested bytes and allocations under it.
     public static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
@@ -173,7 +155,7 @@ public enum SiteQuery {
                 index[title] = root
                 groups.append((title, root))
             }
-            let path = userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site)
+            let path = SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site)
             var node = root
             node.bytes += row.counts.liveRequestedBytes
             node.allocations += row.counts.allocations
@@ -196,5 +178,15 @@ public enum SiteQuery {
             render(root, 1)
         }
         return out
+    }
+}
+
+extension SiteQuery {
+    /// A run's sites and their stacks (SiteIcicle and Pprof draw them); throws when the run
+    /// was recorded without --sites.
+    public static func sites(runID: String, in db: any SQLRowSource) throws -> RunSites {
+        guard try hasSites(runID, in: db) else { throw SiteError.noSites(run: runID) }
+        let rows = try rows(runID: runID, in: db)
+        return RunSites(runID: runID, rows: rows, stacks: try stacks(Set(rows.map(\.stackID)), in: db))
     }
 }

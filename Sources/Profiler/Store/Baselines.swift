@@ -1,4 +1,6 @@
 import Foundation
+import ProfilerModel
+import ProfilerSupport
 
 /// Named baselines: per scenario, a label on one run (the baselines table).
 public enum Baselines {

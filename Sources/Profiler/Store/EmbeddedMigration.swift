@@ -1,3 +1,5 @@
+import ProfilerSupport
+
 /// One numbered migration compiled into the binary from migrations/NNNN_name.sql.
 public struct EmbeddedMigration: Sendable {
     public let version: Int
@@ -16,13 +18,5 @@ public struct EmbeddedMigration: Sendable {
         self.checksum = Self.fnv1a(sql)
     }
 
-    static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    static func fnv1a(_ text: String) -> String { FNV1a.hex(text) }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import ProfilerSupport
 
 /// Where one migration stands in one database.
 public struct MigrationStatus: Sendable, Equatable {

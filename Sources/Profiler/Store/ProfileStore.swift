@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import ProfilerSupport
 
 /// Opens profctl databases the two ways the tool needs: for recording (created and
 /// migrated as needed, WAL) and for reading (read-only, schema checked, never changed).

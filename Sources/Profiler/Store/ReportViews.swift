@@ -1,3 +1,5 @@
+import ProfilerSupport
+
 /// A view kept in step with a declaration, apart from the numbered migrations: created,
 /// or dropped and created again, when its checksum differs from the one stored in
 /// `report_views` (Flyway's repeatable migrations). What the reading commands need to

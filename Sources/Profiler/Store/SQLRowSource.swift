@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// A connection that runs one SQL statement with bound values and returns its rows as
 /// `SQLValue`s: the seam between the query layer and a store, so the same readers work
 /// on a local SQLite file and on the team's PostgreSQL store (ProfilerPostgres).

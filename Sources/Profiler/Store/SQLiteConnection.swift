@@ -1,5 +1,7 @@
 import CSQLite
 import Foundation
+import ProfilerHooks
+import ProfilerModel
 
 /// One connection to one SQLite file. It owns the handle and closes it when released.
 /// Not thread-safe: each thread that needs the database opens its own connection.

@@ -1,4 +1,5 @@
 import CSQLite
+import ProfilerModel
 
 /// One prepared statement. It owns its handle and finalizes it when released.
 public final class Statement {

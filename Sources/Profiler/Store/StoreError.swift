@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// Why a database cannot be used, each with the fix in its message.
 public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {

@@ -16,27 +16,27 @@ import Yams
 /// Without aliases the node tree is at most twice the entries counted, so composing it
 /// and reading it is bounded whatever the file holds. Every refusal is a
 /// `ScenarioFileError` with the file, line and column.
-enum BoundedYAML {
+package enum BoundedYAML {
     /// The largest file read. Scenario and budgets files are a few hundred bytes.
-    static let maxBytes = 1 << 20
+    package static let maxBytes = 1 << 20
     /// The longest piece of a user's text quoted back in a message.
-    static let excerptLength = 40
+    package static let excerptLength = 40
     /// The most keys and list items a file may hold: a budgets file of 800 budgets has
     /// about 5,000. Composing that many takes Yams a fraction of a second (it matches
     /// regular expressions on every key it hashes); 1 MiB of keys would take seconds.
-    static let maxEntries = 5_000
+    package static let maxEntries = 5_000
     /// The longest word (a name, strategy, metric) a file may hold.
-    static let maxWordLength = 64
+    package static let maxWordLength = 64
 
     /// Reads and composes the file at `path`; nil for a document with no content.
     /// `what` names the kind of file in messages ("scenario file", "budgets file").
-    static func load(path: String, what: String) throws -> Node? {
+    package static func load(path: String, what: String) throws -> Node? {
         try compose(read(path: path, what: what), path: path)
     }
 
     /// At most `maxBytes + 1` bytes of the file: enough to tell it is too large, without
     /// reading a huge file (or an endless pipe) whole.
-    static func read(path: String, what: String) throws -> Data {
+    package static func read(path: String, what: String) throws -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ScenarioFileError(path: path, line: 0, column: 0, message: "cannot read the \(what): no such file")
@@ -56,7 +56,7 @@ enum BoundedYAML {
     }
 
     /// Checks the bytes, then composes them.
-    static func compose(_ data: Data, path: String) throws -> Node? {
+    package static func compose(_ data: Data, path: String) throws -> Node? {
         let bytes = [UInt8](data)
         if bytes.count > maxBytes {
             let (line, column) = position(ofByte: maxBytes, in: bytes)
@@ -78,11 +78,11 @@ enum BoundedYAML {
 
     /// Refuses invalid UTF-8 and the characters libyaml refuses (control characters,
     /// surrogates, U+FFFE and U+FFFF, a byte order mark past the start), at their position.
-    static func checkText(_ bytes: [UInt8], path: String) throws {
+    package static func checkText(_ bytes: [UInt8], path: String) throws {
         try bytes.withUnsafeBufferPointer { try checkText($0, path: path) }
     }
 
-    static func checkText(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws {
+    package static func checkText(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws {
         var index = 0, line = 1, column = 1
         while index < bytes.count {
             if bytes[index] >= 0x20, bytes[index] < 0x7F {
@@ -110,7 +110,7 @@ enum BoundedYAML {
     }
 
     /// YAML's printable set (YAML 1.1, section 5.1, as libyaml applies it).
-    static func isAllowed(_ scalar: UInt32, atStart: Bool) -> Bool {
+    package static func isAllowed(_ scalar: UInt32, atStart: Bool) -> Bool {
         switch scalar {
         case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF: true
         case 0xFEFF: atStart
@@ -119,7 +119,7 @@ enum BoundedYAML {
     }
 
     /// One well-formed UTF-8 sequence (Unicode 15, table 3-7) at `index`: the scalar and its length.
-    static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+    package static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
         let first = bytes[index]
         if first < 0x80 { return (UInt32(first), 1) }
         let length: Int, secondRange: ClosedRange<UInt8>
@@ -157,7 +157,7 @@ enum BoundedYAML {
     /// `?`, `[` and `{`, and every `-` followed by a blank. Each such mark adds at most two
     /// nodes, so the count bounds the tree Yams builds; marks inside quoted values count
     /// too, which only errs on the safe side.
-    static func checkStructure(_ bytes: [UInt8], path: String) throws {
+    package static func checkStructure(_ bytes: [UInt8], path: String) throws {
         let newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
         let quotes: (UInt8, UInt8) = (UInt8(ascii: "'"), UInt8(ascii: "\""))
         let indicators: (UInt8, UInt8) = (UInt8(ascii: "&"), UInt8(ascii: "*"))
@@ -204,7 +204,7 @@ enum BoundedYAML {
     }
 
     /// Line and column (both from 1, columns in Unicode scalars) of the byte at `offset`.
-    static func position(ofByte offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    package static func position(ofByte offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         let before = bytes[..<min(offset, bytes.count)]
         let lineStart = (before.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
         let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
@@ -213,7 +213,7 @@ enum BoundedYAML {
     }
 
     /// Where libyaml found a problem, in the same form as every other mistake.
-    static func error(from error: YamlError, text: String, path: String) -> ScenarioFileError {
+    package static func error(from error: YamlError, text: String, path: String) -> ScenarioFileError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return ScenarioFileError(path: path, line: mark.line, column: mark.column, message: "YAML syntax: \(excerpt(problem))")
@@ -232,7 +232,7 @@ enum BoundedYAML {
 
     /// At most `excerptLength` characters of a user's text, with control characters
     /// escaped, and how long it really was when cut.
-    static func excerpt(_ text: String) -> String {
+    package static func excerpt(_ text: String) -> String {
         func escaped(_ part: Substring) -> String {
             part.unicodeScalars.map { scalar in
                 scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

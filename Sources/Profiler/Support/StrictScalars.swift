@@ -5,15 +5,15 @@ import Yams
 /// `010` is 8, `0x1F` is 31, `1_000` is 1000, and a quoted `"2"` or a `!!str 2` (text, by
 /// the file's own words) is 2 all the same. Here a number is a plain, untagged decimal;
 /// anything else is refused with the reason.
-enum StrictScalars {
+package enum StrictScalars {
     /// A whole number written as plain decimal digits, with an optional minus sign.
-    static func integer(_ scalar: Node.Scalar) -> Int? {
+    package static func integer(_ scalar: Node.Scalar) -> Int? {
         guard isPlainUntagged(scalar), isDecimal(scalar.string, fraction: false) else { return nil }
         return Int(scalar.string)
     }
 
     /// A finite decimal number: digits, an optional fraction and exponent.
-    static func number(_ scalar: Node.Scalar) -> Double? {
+    package static func number(_ scalar: Node.Scalar) -> Double? {
         guard isPlainUntagged(scalar), isDecimal(scalar.string, fraction: true),
               let value = Double(scalar.string), value.isFinite else { return nil }
         return value
@@ -21,7 +21,7 @@ enum StrictScalars {
 
     /// Why a scalar that looks like a number was not read as one, for the message; empty
     /// when there is nothing more to say than "must be a number".
-    static func hint(_ scalar: Node.Scalar?) -> String {
+    package static func hint(_ scalar: Node.Scalar?) -> String {
         guard let scalar else { return "" }
         if scalar.tag.rawValue != Tag.Name.implicit.rawValue { return " (an explicit tag such as !!str makes it something else; write the bare number)" }
         if scalar.style != .plain && scalar.style != .any { return " (a quoted value is text; write the bare number)" }
@@ -39,7 +39,7 @@ enum StrictScalars {
     }
 
     /// Why `text` cannot be a word (a name, a strategy, a metric), or nil when it can.
-    static func wordProblem(_ text: String, _ what: String) -> String? {
+    package static func wordProblem(_ text: String, _ what: String) -> String? {
         if text.count > BoundedYAML.maxWordLength {
             return "\(what) '\(BoundedYAML.excerpt(text))' is too long: a word here has at most \(BoundedYAML.maxWordLength) characters"
         }
@@ -49,13 +49,13 @@ enum StrictScalars {
         return nil
     }
 
-    static func isPlainUntagged(_ scalar: Node.Scalar) -> Bool {
+    package static func isPlainUntagged(_ scalar: Node.Scalar) -> Bool {
         scalar.tag.rawValue == Tag.Name.implicit.rawValue && (scalar.style == .plain || scalar.style == .any)
     }
 
     /// `-?digits` (no `+`: the docs promise plain decimals), then, when `fraction`, an optional `.digits` and `e[-+]?digits`.
     /// No leading zeros before more digits (YAML 1.1 reads those as octal).
-    static func isDecimal(_ text: String, fraction: Bool) -> Bool {
+    package static func isDecimal(_ text: String, fraction: Bool) -> Bool {
         var rest = Substring(text)
         if rest.first == "-" { rest = rest.dropFirst() }
         let whole = rest.prefix(while: \.isASCIIDigit)

@@ -5,12 +5,12 @@ import Glibc
 
 /// ISO 8601 timestamps in UTC with milliseconds (2026-11-22T06:01:44.123Z), the one
 /// format the database stores: they sort as text.
-enum Timestamp {
-    static func now() -> String { string(from: Date()) }
+package enum Timestamp {
+    package static func now() -> String { string(from: Date()) }
 
     /// Formatted by hand from gmtime_r: an ISO8601DateFormatter costs milliseconds to
     /// make (ICU loads time zone data), and a run writes two timestamps.
-    static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let millis = Int(milliseconds - Int64(seconds) * 1000)

@@ -1,4 +1,5 @@
 import Profiler
+import ProfilerCatalog  // the stand-in UIKit: View, Label, Rect
 
 /// The user's own component: a notification badge with a count, a colour and a label.
 final class Badge: View {

@@ -1,4 +1,5 @@
 import Profiler
+import ProfilerCatalog  // the stand-in UIKit's View
 
 /// Badges on every row of an inbox: built up front, or in lazy containers of which only
 /// the rows with unread mail realize theirs.

@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerStore
+
 /// One metric of one scenario over its recent runs.
 public struct TrendPoint: Sendable, Equatable {
     public let run: RunInfo

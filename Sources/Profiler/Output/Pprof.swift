@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerModel
 
 /// Writes sites as a gzipped profile.proto (github.com/google/pprof, proto/profile.proto),
 /// which `go tool pprof` and speedscope read: sample types alloc_objects, alloc_space,
@@ -6,19 +7,16 @@ import Foundation
 /// measurement ended); one sample per (run, component, strategy, kind, stack) with those
 /// as labels. Hand-written encoder: the few messages below, no generated code.
 public enum Pprof {
-    /// The profile of the given runs' sites (all of them recorded with --sites).
-    public static func export(runIDs: [String], in db: any SQLRowSource) throws -> [UInt8] {
+    /// The profile of the given runs' sites (SiteQuery.sites reads them).
+    public static func export(_ runs: [RunSites]) -> [UInt8] {
         var profile = ProfileBuilder()
-        for runID in runIDs {
-            guard try SiteQuery.hasSites(runID, in: db) else { throw SiteError.noSites(run: runID) }
-            let rows = try SiteQuery.rows(runID: runID, in: db)
-            let stacks = try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)
-            for row in rows {
-                let frames = stacks[row.stackID]?.frames ?? [.unknown]
+        for run in runs {
+            for row in run.rows {
+                let frames = run.stacks[row.stackID]?.frames ?? [.unknown]
                 let c = row.counts
                 profile.sample(frames: frames,
                                values: [Int64(c.allocations), Int64(c.requestedBytes), Int64(c.allocations - c.frees), Int64(c.liveRequestedBytes)],
-                               labels: [("run", runID), ("component", row.component), ("strategy", row.strategy), ("kind", row.kind)])
+                               labels: [("run", run.runID), ("component", row.component), ("strategy", row.strategy), ("kind", row.kind)])
             }
         }
         return Gzip.wrap(profile.encoded())

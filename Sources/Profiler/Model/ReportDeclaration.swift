@@ -1,3 +1,5 @@
+import ProfilerSupport
+
 /// A scenario's report: the SQL view `profctl report` reads, the query that defines it,
 /// its columns (unit, polarity, measured or derived, gated) and its charts.
 ///
@@ -47,13 +49,7 @@ public struct ReportDeclaration: Sendable, Equatable, Codable {
 
     /// FNV-1a 64 of the stored text: a changed query, column or chart recreates the view.
     public func checksum() throws -> String {
-        EmbeddedMigration.fnv1a(try storedText())
-    }
-
-    /// The view as the store installs it; throws when the declaration cannot be one.
-    public func repeatableView() throws -> RepeatableView {
-        if let problem { throw ReportCatalogError.invalidDeclaration(problem) }
-        return RepeatableView(view: view, report: name, query: query, checksum: try checksum(), declaration: try storedText())
+        FNV1a.hex(try storedText())
     }
 
     /// Why this declaration cannot become a view, or nil.

@@ -1,3 +1,6 @@
+import ProfilerModel
+import ProfilerQueries
+
 /// A level shift in one trend series: the run where it began, with its commit, and the
 /// size of the shift.
 public struct TrendChange: Sendable, Equatable {

@@ -21,7 +21,7 @@ public struct SiteFrame: Hashable, Sendable {
     public static let untracked = SiteFrame(module: "", function: "(freed, allocated before measuring)")
 
     /// The hooks' own entry points: frames of these are dropped from the inner end of a stack.
-    static let hookFunctions: Set<String> = [
+    package static let hookFunctions: Set<String> = [
         "malloc", "free", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
         "memalign", "valloc", "pvalloc",
     ]
@@ -37,7 +37,7 @@ public struct SiteFrame: Hashable, Sendable {
         return true
     }
 
-    static func isSystemModule(_ path: String) -> Bool {
+    package static func isSystemModule(_ path: String) -> Bool {
         if path.isEmpty { return false }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if path.hasPrefix("/lib/") || path.hasPrefix("/lib64/") || path.hasPrefix("/usr/lib") { return true }
@@ -58,5 +58,18 @@ public struct SiteStack: Hashable, Sendable {
     /// The innermost frame of the user's code, else the innermost frame.
     public var site: SiteFrame {
         frames.first(where: \.isUserCode) ?? frames.first ?? .unknown
+    }
+}
+
+extension SiteFrame {
+    /// The user's frames of a stack inside the measured region, outermost first (what lies
+    /// outside it, the runner and main, is the same for every site); the site alone if none.
+    package static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
+        var inside = frames
+        if let cut = frames.firstIndex(where: { $0.function.contains(" ProfilerHooks.AllocationScope.measure") }) {
+            inside = Array(frames[..<cut])
+        }
+        let path = inside.filter(\.isUserCode).reversed().map(\.function)
+        return path.isEmpty ? [site] : Array(path)
     }
 }

@@ -1,4 +1,6 @@
 import CAllocationHooks
+import ProfilerModel
+import ProfilerStore
 
 /// Stores a run's captured sites: symbolizes every stack once, then writes frames and
 /// stacks (each stored once per database) and the run's sites, in one transaction.

@@ -1,15 +1,10 @@
-/// The report that fits one run: rows of its scenario's report view.
-public struct RunReport: Sendable {
-    public let run: RunInfo
-    /// The declaration of its report: the view it read, its columns and charts.
-    public let declaration: ReportDeclaration
-    /// `requested` or `usable` for reports by byte measure (savings); nil for the others (their bytes are requested).
-    public let measure: ByteMeasure?
-    public let table: ResultTable
+import ProfilerModel
+import ProfilerStore
 
-    /// Columns every report view may have that the run itself already says.
-    static var runColumns: Set<String> { ReportDeclaration.runColumns }
+// Reading a run's report from a store: the query half of RunReport (the value is in ProfilerModel,
+// so renderers take it without reaching the store).
 
+extension RunReport {
     /// Reads the run's rows from its report's view, as the catalog declares it.
     public static func load(_ run: RunInfo, measure: ByteMeasure, catalog: ReportCatalog,
                             from db: any SQLRowSource) throws -> RunReport {
@@ -22,21 +17,6 @@ public struct RunReport: Sendable {
         let rows = result.rows.map { row in keep.map { row[$0.offset] } }
         let table = neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows))
         return RunReport(run: run, declaration: declaration, measure: byMeasure ? measure : nil, table: table)
-    }
-
-    /// What a report prints for a lazy row whose break-even rate is NULL: lazy never wins
-    /// (the container costs as much as the component or more). The views keep NULL, so
-    /// comparisons in SQL stay false; every output format shows the word.
-    static let never = SQLValue.text("never")
-
-    static func neverWhereLazyNeverWins(_ table: ResultTable) -> ResultTable {
-        guard let breakEven = table.columns.firstIndex(of: "break_even_pct"),
-              let strategy = table.columns.firstIndex(of: "strategy") else { return table }
-        var copy = table
-        for index in copy.rows.indices where copy.rows[index][strategy] == .text("lazy") && copy.rows[index][breakEven] == .null {
-            copy.rows[index][breakEven] = never
-        }
-        return copy
     }
 
     /// The runs a report covers: one by id (or `latest`), the newest of one scenario, or

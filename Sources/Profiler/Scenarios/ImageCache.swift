@@ -1,4 +1,7 @@
 import Foundation
+import ProfilerCatalog
+import ProfilerHooks
+import ProfilerRecording
 
 /// Where images come from when no cache has them: decoding a named asset into pixels.
 public struct ImageCatalog: Sendable {

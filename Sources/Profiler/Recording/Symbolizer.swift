@@ -1,7 +1,8 @@
 import CAllocationHooks
 import Foundation
-#if canImport(Glibc)
 import Glibc
+import ProfilerModel
+#if canImport(Glibc)
 #endif
 
 @_silgen_name("swift_demangle")

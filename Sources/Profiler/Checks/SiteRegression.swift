@@ -1,3 +1,6 @@
+import ProfilerSites
+import ProfilerStore
+
 /// The sites behind a check's byte regressions: for each component and strategy whose
 /// bytes regressed, how its sites changed from the baseline to the run, when both were
 /// recorded with --sites.

@@ -29,7 +29,7 @@ public struct RunInfo: Sendable, Equatable, Codable {
         case baselineStrategy = "baseline_strategy", report, parameters, error
     }
 
-    static let columns = """
+    package static let columns = """
         run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version,
         build_configuration, tool_version, baseline_strategy, report, parameters, error,
         branch, ci_provider, ci_job, pull_request
@@ -37,7 +37,7 @@ public struct RunInfo: Sendable, Equatable, Codable {
 
     /// Reads one row of a result with the runs table's columns, by column name (a column
     /// the result lacks reads as NULL).
-    init(_ row: [SQLValue], columns: [String: Int]) {
+    package init(_ row: [SQLValue], columns: [String: Int]) {
         func value(_ name: CodingKeys) -> SQLValue { columns[name.rawValue].map { row[$0] } ?? .null }
         runID = value(.runID).string ?? ""
         scenario = value(.scenario).string ?? ""
@@ -62,18 +62,18 @@ public struct RunInfo: Sendable, Equatable, Codable {
     }
 
     /// The names in `columns`, by position: for rows selected with `SELECT \(RunInfo.columns)`.
-    static let positions: [String: Int] = Dictionary(columns.split(separator: ",").enumerated().map {
+    package static let positions: [String: Int] = Dictionary(columns.split(separator: ",").enumerated().map {
         ($0.element.trimmingCharacters(in: .whitespacesAndNewlines), $0.offset)
     }, uniquingKeysWith: { a, _ in a })
 
     /// A row selected with `SELECT \(RunInfo.columns)` (prefer `all(_:)`, which reads the
     /// names the result carries).
-    init(row: [SQLValue]) {
+    package init(row: [SQLValue]) {
         self.init(row, columns: Self.positions.filter { $0.value < row.count })
     }
 
     /// Every run of a result table, read by column name.
-    static func all(_ table: ResultTable) -> [RunInfo] {
+    package static func all(_ table: ResultTable) -> [RunInfo] {
         let columns = Dictionary(table.columns.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
         return table.rows.map { RunInfo($0, columns: columns) }
     }
@@ -90,48 +90,5 @@ public struct RunInfo: Sendable, Equatable, Codable {
     /// What must match between a run and its baseline for a comparison to mean anything.
     public var environmentKey: [String: String] {
         ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]
-    }
-}
-
-/// Finding runs: all of them, or one by id, id prefix or `latest`.
-public enum RunQueries {
-    public static func list(_ db: any SQLRowSource, limit: Int = 50) throws -> [RunInfo] {
-        RunInfo.all(try db.table("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)]))
-    }
-
-    /// The newest complete run of every scenario, in the order scenarios were first recorded.
-    public static func latestPerScenario(_ db: any SQLRowSource) throws -> [RunInfo] {
-        RunInfo.all(try db.table("""
-            SELECT \(RunInfo.columns) FROM runs r
-            WHERE status = 'complete' AND started_at = (
-                SELECT max(started_at) FROM runs x WHERE x.scenario = r.scenario AND x.status = 'complete')
-            ORDER BY (SELECT min(started_at) FROM runs x WHERE x.scenario = r.scenario), run_id
-            """, []))
-    }
-
-    /// `latest` is the newest complete run (of `scenario`, when given); anything else
-    /// is a run id or an unambiguous prefix of one.
-    public static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
-        if reference == "latest" {
-            let runs = RunInfo.all(try db.table("""
-                SELECT \(RunInfo.columns) FROM runs
-                WHERE status = 'complete' AND (CAST(?1 AS TEXT) IS NULL OR scenario = ?1)
-                ORDER BY started_at DESC, run_id DESC LIMIT 1
-                """, [SQLValue(scenario)]))
-            guard let run = runs.first else { throw StoreError.noRuns(path: db.storeName) }
-            return run
-        }
-        let runs = RunInfo.all(try db.table("SELECT \(RunInfo.columns) FROM runs WHERE run_id LIKE ? || '%' ESCAPE '\\' LIMIT 2",
-                                            [.text(escapeLike(reference.lowercased()))]))
-        guard runs.count == 1, let run = runs.first, !reference.isEmpty else {
-            throw StoreError.runNotFound(path: db.storeName, run: reference)
-        }
-        return run
-    }
-
-    static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
     }
 }

@@ -1,3 +1,5 @@
+import ProfilerModel
+
 /// Allocation sites as icicle charts (SVG, self-contained: no scripts, no fonts): one per
 /// (component, strategy, kind), the call tree of the user's frames inside the measured
 /// region from the outermost at the top, each box as wide as the bytes allocated under it.
@@ -33,7 +35,7 @@ public enum SiteIcicle {
             }
             root.bytes += row.counts.requestedBytes
             var node = root
-            for name in SiteQuery.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
+            for name in SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
                 node = node.child(name)
                 node.bytes += row.counts.requestedBytes
             }
@@ -76,7 +78,7 @@ public enum SiteIcicle {
     static func attr(_ v: Double) -> String { "\"" + String(format: "%.1f", v) + "\"" }
 
     /// A function name without its signature: "Profiler.Label.init(text: ...) -> Label" -> "Profiler.Label.init".
-    static func short(_ name: String) -> String {
+    package static func short(_ name: String) -> String {
         guard let paren = name.firstIndex(of: "("), !name.hasPrefix("(") else { return name }
         return String(name[..<paren])
     }

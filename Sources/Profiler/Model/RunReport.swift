@@ -1,0 +1,34 @@
+/// The report that fits one run: rows of its scenario's report view.
+public struct RunReport: Sendable {
+    public let run: RunInfo
+    /// The declaration of its report: the view it read, its columns and charts.
+    public let declaration: ReportDeclaration
+    /// `requested` or `usable` for reports by byte measure (savings); nil for the others (their bytes are requested).
+    public let measure: ByteMeasure?
+    public let table: ResultTable
+
+    package init(run: RunInfo, declaration: ReportDeclaration, measure: ByteMeasure?, table: ResultTable) {
+        self.run = run
+        self.declaration = declaration
+        self.measure = measure
+        self.table = table
+    }
+
+    /// Columns every report view may have that the run itself already says.
+    package static var runColumns: Set<String> { ReportDeclaration.runColumns }
+
+    /// What a report prints for a lazy row whose break-even rate is NULL: lazy never wins
+    /// (the container costs as much as the component or more). The views keep NULL, so
+    /// comparisons in SQL stay false; every output format shows the word.
+    package static let never = SQLValue.text("never")
+
+    package static func neverWhereLazyNeverWins(_ table: ResultTable) -> ResultTable {
+        guard let breakEven = table.columns.firstIndex(of: "break_even_pct"),
+              let strategy = table.columns.firstIndex(of: "strategy") else { return table }
+        var copy = table
+        for index in copy.rows.indices where copy.rows[index][strategy] == .text("lazy") && copy.rows[index][breakEven] == .null {
+            copy.rows[index][breakEven] = never
+        }
+        return copy
+    }
+}

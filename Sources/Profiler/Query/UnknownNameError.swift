@@ -1,0 +1,28 @@
+/// A name a user typed (an option, or a field of a budgets file) that names nothing.
+public struct UnknownNameError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What kind of name: "scenario", "metric", "component", "strategy".
+    public let kind: String
+    public let name: String
+    /// Where it was typed: `--scenario`, or `budgets.yaml:4`.
+    public let origin: String
+    /// Whose names they are ("in lazy-container"), or empty.
+    public let scope: String
+    public let known: [String]
+    /// A sentence that fits better than the list alone, or nil.
+    public let hint: String?
+
+    public init(kind: String, name: String, origin: String, scope: String = "", known: [String], hint: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.origin = origin
+        self.scope = scope
+        self.known = known
+        self.hint = hint
+    }
+
+    public var description: String {
+        let list = known.isEmpty ? "none recorded yet" : known.joined(separator: ", ")
+        let scoped = scope.isEmpty ? "" : " \(scope)"
+        return "\(origin): no \(kind) named '\(name)'\(scoped); known: \(list)" + (hint.map { ". \($0)" } ?? "")
+    }
+}
