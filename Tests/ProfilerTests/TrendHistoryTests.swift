@@ -100,4 +100,25 @@ struct TrendHistoryTests {
             #expect(together.allSatisfy { !$0.table.rows.isEmpty })
         }
     }
+
+    @Test("E-Divisive's distance sums, four τ at a time, are the per-τ loop's to the last bit")
+    func distanceSumsBitForBit() {
+        var random = SeededRandom(seed: 42)
+        for length in 4...41 {
+            // Heavy-tailed values, so the order of additions shows in the last bits.
+            let values = (0..<(length + 3)).map { _ in 1 / (Double(random.next() % 1_000_000) / 1_000_000 + 1e-3) }
+            let segment = 3..<(3 + length)
+            for minSegment in [2, 3] where length >= 2 * minSegment {
+                let taus = segment.lowerBound..<(segment.upperBound - minSegment)
+                let sums = EDivisive.distanceSums(values, in: segment, taus: taus)
+                for tau in taus {
+                    var left = 0.0, right = 0.0
+                    for i in segment.lowerBound..<tau { left += abs(values[tau] - values[i]) }
+                    for j in (tau + 1)..<segment.upperBound { right += abs(values[tau] - values[j]) }
+                    #expect(sums.toLeft[tau - taus.lowerBound].bitPattern == left.bitPattern, "length \(length), τ \(tau)")
+                    #expect(sums.toRight[tau - taus.lowerBound].bitPattern == right.bitPattern, "length \(length), τ \(tau)")
+                }
+            }
+        }
+    }
 }
