@@ -49,13 +49,23 @@ struct UserRecord: ParsableCommand {
         return scenario
     }
 
-    func validate() throws {
-        _ = try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp, registry: Self.scenarios)
+    /// The scenarios with their options, resolved once by validate(): what run() records.
+    var plans: [RecordPlan]?
+
+    enum CodingKeys: CodingKey { case options, names }
+
+    func resolvePlans() throws -> [RecordPlan] {
+        try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp, registry: Self.scenarios)
+    }
+
+    mutating func validate() throws {
+        plans = try resolvePlans()
     }
 
     func run() throws {
         try reportingErrors {
-            try options.record(try options.plans(for: names.isEmpty ? Self.scenarios.map(\.name) : names, lookUp: lookUp, registry: Self.scenarios))
+            // validate() has resolved them whenever the parser made this command.
+            try options.record(try plans ?? resolvePlans())
         }
     }
 }

@@ -37,9 +37,9 @@ public struct RecordArguments: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors (progress shows only on a terminal anyway).")
     public var quiet = false
 
+    /// The flags checked on their own; `--repeat`, `--instances` and `--set` are checked once,
+    /// by resolving them against each scenario (`plans`).
     public func validate() throws {
-        if let repeats, repeats < 1 { throw ValidationError("--repeat must be at least 1 (got \(repeats))") }
-        if let instances, instances < 1 { throw ValidationError("--instances must be at least 1 (got \(instances))") }
         if let siteDepth {
             guard sites else { throw ValidationError("--site-depth needs --sites") }
             guard (1...SiteCapture.maximumDepth).contains(siteDepth) else {
@@ -48,12 +48,12 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    /// Every named scenario (or scenario file) with its options, all checked, so that
-    /// nothing is recorded unless everything is valid. `lookUp` finds a scenario by name.
-    /// `registry`: the scenarios a scenario file may name.
+    /// Every named scenario (or scenario file, read once) with its options resolved against
+    /// it, once: nothing is recorded unless everything is valid, and `record` runs the plans
+    /// as they are. `lookUp` finds a scenario by name; `registry`: the scenarios a scenario
+    /// file may name. Problems are ValidationErrors (exit 64) naming the flag or file.
     public func plans(for names: [String], lookUp: (String) throws -> any Scenario,
-                      registry: [any Scenario] = BuiltInScenarios.all) throws
-        -> [(scenario: any Scenario, options: RecordOptions)] {
+                      registry: [any Scenario] = BuiltInScenarios.all) throws -> [RecordPlan] {
         do {
             return try names.map { try plan(for: $0, lookUp: lookUp, registry: registry) }
         } catch let error as ValidationError {
@@ -63,8 +63,7 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    private func plan(for argument: String, lookUp: (String) throws -> any Scenario, registry: [any Scenario]) throws
-        -> (scenario: any Scenario, options: RecordOptions) {
+    private func plan(for argument: String, lookUp: (String) throws -> any Scenario, registry: [any Scenario]) throws -> RecordPlan {
         var scenario: any Scenario
         var options: RecordOptions
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") {
@@ -73,44 +72,56 @@ public struct RecordArguments: ParsableArguments {
         } else {
             (scenario, options) = (try lookUp(argument), RecordOptions())
         }
+        // What to say when a value a flag set is not valid for the scenario (from `expected`, `got`).
+        var flags: [String: (_ expected: String, _ got: String) -> String] = [:]
         if let repeats { options.repeats = repeats }
-        if let instances { options.parameters[scenario.countParameter] = .int(instances) }
+        if let instances {
+            options.parameters[scenario.countParameter] = .int(instances)
+            flags[scenario.countParameter] = { "--instances must be \($0) (got \($1))" }
+        }
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let spec = scenario.parameters.first(where: { $0.name == parts[0] }) else {
                 throw ValidationError("--set \(setting): \(scenario.name) takes name=value with a name among: "
                                       + scenario.parameters.map(\.name).joined(separator: ", "))
             }
-            guard let value = spec.parse(parts[1]) else {
+            guard let value = spec.read(parts[1]) else {
                 throw ValidationError("--set \(setting): \(spec.name) must be \(spec.validValues)")
             }
             options.parameters[spec.name] = value
+            flags[spec.name] = { expected, _ in "--set \(setting): \(spec.name) must be \(expected)" }
         }
         if let strategies { options.strategies = strategies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        _ = try scenario.resolve(options)
-        return (scenario, options)
+        do {
+            return RecordPlan(scenario: scenario, resolved: try scenario.resolve(options), argument: argument)
+        } catch ScenarioError.invalidValue(let name, let value, let expected) {
+            // The library names the value; the flag that set it is profctl's to name.
+            if name == "repeats", repeats != nil { throw ValidationError("--repeat must be \(expected) (got \(value))") }
+            if let message = flags[name] { throw ValidationError(message(expected, value)) }
+            throw ScenarioError.invalidValue(name, value: value, expected: expected)
+        }
     }
 
     /// Records each plan as one run: the run id on stdout; on stderr a progress bar (on a
     /// terminal, for runs longer than a second) and a summary line per run.
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
-    /// (`arguments`, the command line's names and files, make the message point at one).
-    public func record(_ plans: [(scenario: any Scenario, options: RecordOptions)], arguments: [String]? = nil) throws {
+    /// (the message points at the plans' command-line names or files).
+    public func record(_ plans: [RecordPlan]) throws {
         // Checked against the database before anything is recorded.
-        try RunNames.requireOneKindPerName(plans.enumerated().map { index, plan in
-            (plan.options.runName ?? plan.scenario.name, plan.scenario.name, arguments.flatMap { index < $0.count ? $0[index] : nil } ?? plan.scenario.name)
-        }, databasePath: database.path)
+        try RunNames.requireOneKindPerName(plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) },
+                                           databasePath: database.path)
         let environment = RunEnvironment.current()
         // Progress only where someone watches: on a terminal. A pipe gets the summary lines.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
-        for (index, (scenario, options)) in plans.enumerated() {
+        for (index, plan) in plans.enumerated() {
+            let scenario = plan.scenario
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
             if sites { try SiteCapture.shared.start(depth: siteDepth ?? SiteCapture.defaultDepth) }
             let summary: RunSummary
             do {
-                // Resolved once here; the runner takes the result as it is.
-                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: try scenario.resolve(options),
+                // Resolved once, by plans; the runner takes the result as it is.
+                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
                                                     environment: environment,
                                                     display: showProgress ? TerminalProgress(prefix: position) : nil)
             } catch {
@@ -120,10 +131,18 @@ public struct RecordArguments: ParsableArguments {
             if sites { try SiteWriter.write(SiteCapture.shared.stop(), runID: summary.runID, database: database.path) }
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {
-                Console.message(position + ProgressBar.summary(scenario: options.runName ?? scenario.name, runID: summary.runID,
+                Console.message(position + ProgressBar.summary(scenario: plan.resolved.runName, runID: summary.runID,
                                                                events: summary.events, seconds: seconds, database: database.path))
             }
             Console.output(summary.runID + "\n")
         }
     }
+}
+
+/// A scenario with its options resolved against it: what `record` runs, checked once.
+public struct RecordPlan: Sendable {
+    public let scenario: any Scenario
+    public let resolved: ResolvedOptions
+    /// What the command line named: the scenario's name, or its scenario file.
+    public let argument: String
 }

@@ -81,7 +81,15 @@ struct Check: ParsableCommand, Exemplified {
     @Option(help: "table, markdown, junit, github or json.")
     var format = CheckFormat.table
 
-    func validate() throws {
+    /// --tolerance read once, by validate(): what request() uses.
+    var tolerances: Tolerances?
+
+    enum CodingKeys: CodingKey {
+        case database, store, selection, baseline, tolerance, budget, alpha, minimumEffect, minimumEffectNanoseconds,
+             failOnImprovement, allowMissing, allowEnvMismatch, leaks, format
+    }
+
+    mutating func validate() throws {
         if baseline?.isEmpty == true { throw ValidationError("--baseline is empty; give RUN_ID, LABEL, previous or median:N") }
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
@@ -99,9 +107,7 @@ struct Check: ParsableCommand, Exemplified {
         for text in tolerance where text.hasPrefix("=") {
             throw ValidationError("--tolerance \(text): a metric name goes before '=' (metric=amount), or leave '=' out for every metric")
         }
-        for text in tolerance where Tolerance.parse(text) == nil {
-            throw ValidationError("--tolerance \(text): expected an amount (64), a percentage (2%), or metric=amount")
-        }
+        tolerances = try readTolerances()
         guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
         guard minimumEffect >= 0 && minimumEffect.isFinite else {
             throw ValidationError("--min-effect must be a number of at least 0 (got \(minimumEffect))")
@@ -112,12 +118,22 @@ struct Check: ParsableCommand, Exemplified {
         }
     }
 
+    /// Each --tolerance parsed, the last one for a metric (or for every metric) winning.
+    func readTolerances() throws -> Tolerances {
+        var tolerances = Tolerances()
+        for text in tolerance {
+            guard let (metric, value) = Tolerance.parse(text) else {
+                throw ValidationError("--tolerance \(text): expected an amount (64), a percentage (2%), or metric=amount")
+            }
+            if let metric { tolerances.byMetric[metric] = value } else { tolerances.fallback = value }
+        }
+        return tolerances
+    }
+
     func request() throws -> CheckRequest {
         var request = CheckRequest(baseline: baseline)
-        for text in tolerance {
-            guard let (metric, value) = Tolerance.parse(text) else { continue }
-            if let metric { request.tolerances.byMetric[metric] = value } else { request.tolerances.fallback = value }
-        }
+        // validate() has read them whenever the parser made this command.
+        request.tolerances = try tolerances ?? readTolerances()
         request.statistics = StatisticsOptions(alpha: alpha, minimumEffect: minimumEffect / 100,
                                                minimumEffectNanoseconds: minimumEffectNanoseconds)
         if let budget {

@@ -31,15 +31,21 @@ struct Record: ParsableCommand, Exemplified {
               })
     var scenarios: [String]
 
+    /// The scenarios with their options, resolved once by validate(): what run() records.
+    var plans: [RecordPlan]?
+
+    enum CodingKeys: CodingKey { case options, scenarios }
+
     var database: DatabaseOptions { options.database }
 
-    func validate() throws {
-        _ = try options.plans(for: scenarios, lookUp: BuiltInScenarios.named)
+    mutating func validate() throws {
+        plans = try options.plans(for: scenarios, lookUp: BuiltInScenarios.named)
     }
 
     func run() throws {
         try reportingErrors {
-            try options.record(try options.plans(for: scenarios, lookUp: BuiltInScenarios.named), arguments: scenarios)
+            // validate() has resolved them whenever the parser made this command.
+            try options.record(try plans ?? options.plans(for: scenarios, lookUp: BuiltInScenarios.named))
         }
     }
 }

@@ -50,12 +50,19 @@ struct TrendCommand: ParsableCommand, Exemplified {
             help: "Latency change points: reorderings in the permutation test (1 to \(ChangePointParameters.maxPermutations)).")
     var permutations = ChangePointParameters.defaultPermutations
 
-    func validate() throws {
+    /// The change point options, checked once by validate(): what run() uses.
+    var changePointParameters: ChangePointParameters?
+
+    enum CodingKeys: CodingKey {
+        case database, store, scenario, metric, component, strategy, limit, format, changes, minSegment, significance, permutations
+    }
+
+    mutating func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
         guard metric != nil || changes else {
             throw ValidationError("--metric is needed (or --changes, to list the change points of every metric)")
         }
-        _ = try parameters()
+        changePointParameters = try parameters()
     }
 
     /// The change point parameters, or a usage error naming the option.
@@ -75,7 +82,8 @@ struct TrendCommand: ParsableCommand, Exemplified {
 
     func run() throws {
         try reportingStoreErrors {
-            let parameters = try parameters()
+            // validate() has checked them whenever the parser made this command.
+            let parameters = try changePointParameters ?? parameters()
             let db = try store.open(database)
             try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db)
             let names = try ScenarioNames.load(scenario, in: db)

@@ -19,7 +19,7 @@ struct CommandLineTests {
 
     @Test("bad record options are usage errors (exit 64) that say what is wrong", arguments: [
         (["record", "lazy-container", "--repeat", "0"], "--repeat must be at least 1"),
-        (["record", "lazy-container", "--instances", "0"], "--instances must be at least 1"),
+        (["record", "lazy-container", "--instances", "0"], "--instances must be a whole number from 1 to 1000000 (got 0)"),
         (["record", "no-such-scenario"], "known scenarios: lazy-container, lazy-list"),
         (["report", "--format", "xml"], "xml"),
         (["report", "--bytes", "allocated"], "allocated"),

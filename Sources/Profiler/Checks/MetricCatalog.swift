@@ -40,7 +40,18 @@ public enum MetricCatalog {
     }
 
     static func reportMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
-        let report = try RunReport.load(run, measure: .requested, catalog: try BuiltInScenarios.reportCatalog(in: db), from: db)
+        reportMetrics(in: try RunReport.load(run, measure: .requested, catalog: try BuiltInScenarios.reportCatalog(in: db), from: db))
+    }
+
+    /// The report metrics of many runs, in their order, each report's view read once for
+    /// all of them (`trend` over a long history).
+    static func reportMetrics(of runs: [RunInfo], in db: any SQLRowSource) throws -> [[Metric]] {
+        try RunReport.load(runs, measure: .requested, catalog: try BuiltInScenarios.reportCatalog(in: db), from: db).map(reportMetrics(in:))
+    }
+
+    /// The gated numeric columns of one run's report.
+    static func reportMetrics(in report: RunReport) -> [Metric] {
+        let run = report.run
         let columns = report.table.columns
         var metrics: [Metric] = []
         for row in report.table.rows {

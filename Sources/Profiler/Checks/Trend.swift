@@ -39,10 +39,15 @@ public enum Trend {
             """, [.text(scenario), .init(limit)]).map(RunInfo.init(row:)).reversed())
         var values: [[MetricKey: (value: Double, slack: Double)]] = []
         var keys: [MetricKey] = []
-        for run in runs {
+        var known: Set<MetricKey> = []
+        let wantsExact = metric.map { !$0.contains(MetricCatalog.latencyMarker) } ?? true
+        // Each report view read once for all the runs: read run by run, the view is
+        // computed over the whole history every time.
+        let reportMetrics = wantsExact ? try MetricCatalog.reportMetrics(of: runs, in: db) : []
+        for (index, run) in runs.enumerated() {
             var metrics: [Metric] = []
-            if metric.map({ !$0.contains(MetricCatalog.latencyMarker) }) ?? true {
-                metrics += try MetricCatalog.reportMetrics(of: run, in: db) + MetricCatalog.allocationMetrics(of: run, in: db)
+            if wantsExact {
+                metrics += reportMetrics[index] + (try MetricCatalog.allocationMetrics(of: run, in: db))
             }
             if metric.map({ $0.contains(MetricCatalog.latencyMarker) }) ?? true {
                 // Latencies come from a dictionary: sorted, so series come in the same order every time.
@@ -54,7 +59,7 @@ public enum Trend {
                 // Keys without the scenario: a series spans runs.
                 let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: m.key.name)
                 if byKey[key] == nil { byKey[key] = (m.value, m.slack) }
-                if !keys.contains(key) { keys.append(key) }
+                if known.insert(key).inserted { keys.append(key) }
             }
             values.append(byKey)
         }

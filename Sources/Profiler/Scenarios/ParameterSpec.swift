@@ -43,12 +43,18 @@ public struct ParameterSpec: Sendable {
         }
     }
 
-    /// Parses a value given as text (`--set name=value`): comma-separated for scripts.
+    /// Parses a value given as text (`--set name=value`) and checks it.
     public func parse(_ text: String) -> ParameterValue? {
+        read(text).flatMap(validate)
+    }
+
+    /// The value text stands for, unchecked (`Scenario.resolve` checks it, once): nil when
+    /// it cannot be one of this kind at all (not a whole number). Comma-separated for scripts.
+    public func read(_ text: String) -> ParameterValue? {
         switch kind {
-        case .integer: Int(text).flatMap { validate(.int($0)) }
-        case .choices: validate(.string(text))
-        case .script: validate(.strings(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+        case .integer: Int(text).map(ParameterValue.int)
+        case .choices: .string(text)
+        case .script: .strings(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
     }
 }

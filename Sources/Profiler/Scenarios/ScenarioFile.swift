@@ -72,11 +72,8 @@ public struct ScenarioFile: Sendable {
             if let node = fields["repeats"]?.value { options.repeats = try integer(node, "repeats", 1...10_000) }
             if let node = fields["strategies"]?.value { options.strategies = try strategies(node, of: scenario) }
             if let node = fields["parameters"]?.value { options.parameters = try parameters(node, of: scenario) }
-            do {
-                _ = try scenario.resolve(options)
-            } catch {
-                throw fail(root, String(describing: error))
-            }
+            // Every field is checked above, with its position; the options are resolved once,
+            // by whoever records them (`profctl record` adds its flags first).
             return ScenarioFile(path: path, scenario: scenario, options: options)
         }
 
