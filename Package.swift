@@ -73,7 +73,11 @@ let package = Package(
         ),
         // The stand-in UIKit the built-in scenarios measure: not part of the measuring API
         // (`import Profiler` does not bring it); a user who wants it imports ProfilerCatalog.
-        .target(name: "ProfilerCatalog", dependencies: ["ProfilerPrimitives"], path: "Sources/Profiler/Catalog"),
+        .target(
+            name: "ProfilerCatalog",
+            dependencies: ["ProfilerPrimitives", "ProfilerRecording", "ProfilerHooks"],
+            path: "Sources/Profiler/Catalog"
+        ),
         .target(
             name: "ProfilerScenarios",
             dependencies: ["ProfilerCatalog", "ProfilerPrimitives", "ProfilerRecording", "ProfilerQueries", "ProfilerStore",

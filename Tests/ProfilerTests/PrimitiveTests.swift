@@ -64,7 +64,7 @@ struct ImageCacheTests {
     func uncached() throws {
         let cache = UncachedImages(catalog: catalog)
         #expect(try cache.image(named: "a", probe: probe) !== cache.image(named: "a", probe: probe))
-        #expect(throws: ScenarioError.self) { _ = try cache.image(named: "missing", probe: probe) }
+        #expect(throws: UnknownImageError.self) { _ = try cache.image(named: "missing", probe: probe) }
     }
 }
 

@@ -1,4 +1,4 @@
-import ProfilerCatalog
+internal import ProfilerCatalog
 import ProfilerModel
 import ProfilerSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-import ProfilerCatalog
+internal import ProfilerCatalog
 import ProfilerModel
 import ProfilerPrimitives
 import ProfilerRecording

@@ -1,4 +1,4 @@
-import ProfilerCatalog
+internal import ProfilerCatalog
 import ProfilerModel
 
 /// Seed experiment 4: the same images shown in K places, fetched by name with no cache,

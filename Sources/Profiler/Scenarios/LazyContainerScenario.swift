@@ -1,4 +1,4 @@
-import ProfilerCatalog
+internal import ProfilerCatalog
 import ProfilerPrimitives
 
 /// Seed experiment 1: Label, Button and ImageView built directly (`eager`), wrapped in

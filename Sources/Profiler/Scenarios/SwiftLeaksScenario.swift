@@ -1,4 +1,4 @@
-import ProfilerCatalog
+internal import ProfilerCatalog
 import ProfilerRecording
 
 /// Leaks the way Swift code really leaks, each beside its fix: a stored closure that

@@ -1,5 +1,4 @@
 import Foundation
-import ProfilerCatalog
 import ProfilerHooks
 import ProfilerRecording
 
@@ -13,7 +12,7 @@ public struct ImageCatalog: Sendable {
     /// Decodes a new image: a fresh pixel buffer every time, as loading from a file does.
     public func decode(_ name: String, onRelease: (@Sendable (String) -> Void)? = nil) throws -> Image {
         guard let size = sizes[name] else {
-            throw ScenarioError.invalidOption("no image named '\(name)'; known: \(sizes.keys.sorted().joined(separator: ", "))")
+            throw UnknownImageError(name: name, known: sizes.keys.sorted())
         }
         return Image(name: name, size: size, onRelease: onRelease)
     }
@@ -191,4 +190,12 @@ extension Probe {
         let measured = try AllocationScope.measure(body)
         if measured.value { try emit(kind, measured) }
     }
+}
+
+/// An image the catalog has no size for (the image-cache scenario asks only for the ones it declares).
+public struct UnknownImageError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let name: String
+    public let known: [String]
+
+    public var description: String { "no image named '\(name)'; known: \(known.joined(separator: ", "))" }
 }
