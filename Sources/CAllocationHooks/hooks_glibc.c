@@ -196,18 +196,27 @@ static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
 
 /* What every call reads, on one line. */
 static struct {
-    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window: the fast paths apply */
+    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window, no sites: the fast paths apply */
+    _Atomic int sites_fast;   /* the same, with sites captured: the fast paths' copies that call sites.c */
     _Atomic int mode;         /* profctl_hooks_set_mode */
     _Atomic int header_ok;    /* usable sizes from chunk headers */
     _Atomic uint64_t window;  /* epoch of the open window (24 bits, never 0), 0 when none */
-} hot __attribute__((aligned(64))) = { 0, PROFCTL_HOOKS_FULL, 0, 0 };
+} hot __attribute__((aligned(64))) = { 0, 0, PROFCTL_HOOKS_FULL, 0, 0 };
 
 static _Atomic int chained; /* forwarding to another interposer (PROFCTL_HOOKS_CHAIN=1) */
 
+/* Sites captured or not is part of `fast`, so that the fast paths test nothing for them:
+ * with sites on, malloc and free take copies of themselves that call sites.c, from the
+ * branch that already leads away from the fast path. */
 static void update_fast(void) {
-    atomic_store(&hot.fast, atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
-                            atomic_load(&hot.window) == 0 && !atomic_load(&chained));
+    int base = atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
+               atomic_load(&hot.window) == 0 && !atomic_load(&chained);
+    int sites = profctl_sites_on != 0;
+    atomic_store(&hot.fast, base && !sites);
+    atomic_store(&hot.sites_fast, base && sites);
 }
+
+void profctl_hooks_sites_changed(void) { update_fast(); }
 
 static _Atomic int hooks_seen_call;
 
@@ -243,6 +252,7 @@ static inline size_t usable_from_header(void *p) {
     /* (word & 2) << 2 is 8 for an mmapped chunk: a second header word. No branch. */
     return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
 }
+
 
 static size_t usable_size_slow(void *p) {
     usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
@@ -799,7 +809,7 @@ static SLOW void account_allocation_general(void *p, size_t requested) {
         tls.n.usable += usable;
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
         if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
-            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0);
+            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0, NULL);
             track_own(p, requested, usable, window);
         }
     }
@@ -821,6 +831,11 @@ static ALWAYS_INLINE bool fast(void) {
     return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
 }
 
+/* The fast path with sites captured: tested only where fast() failed. */
+static inline bool sites_fast(void) {
+    return tls.state == STATE_READY && atomic_load_explicit(&hot.sites_fast, memory_order_relaxed);
+}
+
 /* An allocation on the fast path; returns p (a tail call when it is tracked). */
 static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     size_t usable = usable_from_header(p);
@@ -829,8 +844,21 @@ static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) {
-        if (UNLIKELY(profctl_sites_on)) profctl_sites_alloc(p, requested, usable, (uintptr_t)__builtin_return_address(0));
+    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    return p;
+}
+
+/* account_fast with sites captured, called by the allocating function itself (malloc,
+ * calloc, an aligned allocation) with its return address: the walk starts from this
+ * function's frame, whose saved frame pointer is the allocating function's, so the stack
+ * is the one a call straight from that function would see. */
+static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
+    size_t usable = usable_from_header(p);
+    tls.n.allocations += 1;
+    tls.n.requested += requested;
+    tls.n.usable += usable;
+    if (tls.tracking) {
+        profctl_sites_alloc(p, requested, usable, caller, __builtin_frame_address(0));
         return track_fast(p, requested, usable);
     }
     return p;
@@ -872,6 +900,10 @@ void *malloc(size_t size) {
     }
     /* Forwarding only (the benchmark's baseline): as little as the checks above. */
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return next_malloc(size);
+    if (sites_fast()) {
+        void *p = next_malloc(size);
+        return p ? account_sites(p, size, (uintptr_t)__builtin_return_address(0)) : p;
+    }
     return allocate_general(ALLOC_MALLOC, size, 0);
 }
 
@@ -915,11 +947,23 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     free_tracked_slow(p, usable);
 }
 
+/* free's fast path with sites captured: sites.c first, then the same as free's. */
+static SLOW void free_sites(void *p) {
+    size_t usable = usable_from_header(p);
+    profctl_sites_free(p, usable);
+    tls.n.c.frees += 1;
+    tls.n.c.freed_usable += usable;
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
+        free_maybe_tracked(p, usable);
+        return;
+    }
+    next_free(p);
+}
+
 void free(void *p) {
     if (!p) return;
     if (fast()) {
         size_t usable = usable_from_header(p);
-        if (UNLIKELY(profctl_sites_on)) profctl_sites_free(p, usable);
         tls.n.c.frees += 1;
         SEPARATE();
         tls.n.c.freed_usable += usable;
@@ -934,6 +978,7 @@ void free(void *p) {
         return;
     }
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) { next_free(p); return; }
+    if (sites_fast()) { free_sites(p); return; }
     free_general(p);
 }
 
@@ -942,6 +987,12 @@ void *calloc(size_t count, size_t size) {
         void *p = next_calloc(count, size);
         size_t total;
         if (p && !__builtin_mul_overflow(count, size, &total)) account_fast(p, total);
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_calloc(count, size);
+        size_t total;
+        if (p && !__builtin_mul_overflow(count, size, &total)) account_sites(p, total, (uintptr_t)__builtin_return_address(0));
         return p;
     }
     return allocate_general(ALLOC_CALLOC, count, size);
@@ -977,6 +1028,11 @@ static void *aligned(size_t alignment, size_t size) {
     if (fast()) {
         void *p = next_aligned(alignment, size);
         if (p) account_fast(p, size);
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_aligned(alignment, size);
+        if (p) account_sites(p, size, (uintptr_t)__builtin_return_address(0));
         return p;
     }
     return allocate_general(ALLOC_ALIGNED, alignment, size);
