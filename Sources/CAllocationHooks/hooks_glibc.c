@@ -156,10 +156,13 @@ typedef struct thread_state {
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
     uint64_t scope_id; /* innermost open region, 0 when none */
-    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
+    lifetimes_block *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
     /* The innermost open region's own blocks this thread freed while it was open (see
      * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
     uint64_t top_reclaimed_requested, top_reclaimed_usable;
+    /* How many of those blocks (the region's temporaries; their requested bytes are
+     * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
+    uint64_t top_temporaries;
     /* Allocations counted while excluded (regions derive what they attributed from these:
      * everything counted while they were open, less the excluded stretches): the totals
      * of closed stretches, and the counts when the open one began. */
@@ -173,6 +176,7 @@ typedef struct thread_state {
     uint64_t stack[MAX_DEPTH + 1];
     uint64_t reclaimed_requested[MAX_DEPTH + 1];
     uint64_t reclaimed_usable[MAX_DEPTH + 1];
+    uint64_t temporaries[MAX_DEPTH + 1]; /* and how many blocks, as top_temporaries */
     /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
      * general path also credits releasable and tracked frees, so a region subtracts these. */
     uint64_t general_reclaimed_requested[MAX_DEPTH + 1];
@@ -660,11 +664,11 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
             if (j == tls.depth) {
                 tls.top_reclaimed_requested += e.requested;
                 tls.top_reclaimed_usable += e.usable;
-                lifetimes_temporary(tls.life, e.requested);
+                tls.top_temporaries += 1;
             } else {
                 tls.reclaimed_requested[j] += e.requested;
                 tls.reclaimed_usable[j] += e.usable;
-                lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
+                tls.temporaries[j] += 1;
             }
             tls.general_reclaimed_requested[j] += e.requested;
             tls.general_reclaimed_usable[j] += e.usable;
@@ -954,7 +958,8 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
         tls.top_reclaimed_requested += requested;
         SEPARATE();
         tls.top_reclaimed_usable += usable;
-        lifetimes_temporary(tls.life, requested);
+        SEPARATE();
+        tls.top_temporaries += 1;
         next_free(p);
         return;
     }
@@ -1120,7 +1125,8 @@ int profctl_region_begin(profctl_region *r) {
     /* The region below keeps its own bytes in the stack while this one is on top. */
     tls.reclaimed_requested[k - 1] = tls.top_reclaimed_requested;
     tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
-    tls.top_reclaimed_requested = tls.top_reclaimed_usable = 0;
+    tls.temporaries[k - 1] = tls.top_temporaries;
+    tls.top_reclaimed_requested = tls.top_reclaimed_usable = tls.top_temporaries = 0;
     tls.general_reclaimed_requested[k] = 0;
     tls.general_reclaimed_usable[k] = 0;
     spin_lock(&t->lock);
@@ -1152,6 +1158,8 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     uint32_t k = r->depth;
     /* Its own blocks freed on this thread (fast and general), and the general path's share. */
     uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
+    uint64_t own_temporaries = tls.top_temporaries;
+    tls.top_temporaries = k > 1 ? tls.temporaries[k - 1] + own_temporaries : 0;
     uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
     tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
     tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
@@ -1166,7 +1174,9 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     spin_unlock(&t->lock);
     tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
-    tls.life = lifetimes_close(r->slot, k);
+    /* A region's temporaries are its own blocks freed on its thread while it was open,
+     * its closed inner regions' included: what it reclaimed, counted beside those bytes. */
+    tls.life = lifetimes_close(r->slot, k, own_temporaries, own_requested);
     update_tracking();
     open_room(t);
 
