@@ -152,6 +152,10 @@ typedef struct thread_state {
     uint64_t room;
     uint64_t room_synced;
     table *table;     /* &no_table when it has none */
+    /* Copies of its table's entries and byte_mask, which only the owner changes (see
+     * use_table): the fast paths index the table without loading its address first. */
+    entry *entries;
+    uint64_t byte_mask;
     counters n;
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
@@ -341,6 +345,13 @@ static inline void open_room(const table *t) {
     tls.room = tls.room_synced = limit > t->live ? limit - t->live : 0;
 }
 
+/* The thread's table, and the copies of its array the fast paths read. */
+static inline void use_table(table *t) {
+    tls.table = t;
+    tls.entries = t->entries;
+    tls.byte_mask = t->byte_mask;
+}
+
 /* ---- thread registry ---- */
 
 static void thread_exiting(void *value) {
@@ -364,7 +375,7 @@ static void thread_exiting(void *value) {
         spin_unlock(&registry_lock);
         atomic_fetch_add(&threads_exited, 1);
     }
-    tls.table = &no_table;
+    use_table(&no_table);
     tls.room = tls.room_synced = 0;
     tls.tracking = 0;
     tls.depth = 0;
@@ -388,7 +399,7 @@ static void ensure_exit_key(void) {
  * registry is full: the thread then counts as an exited one does. */
 static bool join(void) {
     atomic_fetch_add(&threads_seen, 1);
-    tls.table = &no_table;
+    use_table(&no_table);
     tls.room = tls.room_synced = 0;
     /* Our own address already listed is a thread that exited unregistered whose TLS block
      * this thread reuses (see registry): its counts went with the block; take its slot. */
@@ -416,7 +427,7 @@ static bool join(void) {
             if (!tables[i].entries) tables[i].entries = empty_entries;
             tls.published = tables[i].published;
             spin_unlock(&tables[i].lock);
-            tls.table = &tables[i];
+            use_table(&tables[i]);
             uint32_t high = atomic_load(&tables_high_water);
             while (high < i + 1 && !atomic_compare_exchange_weak(&tables_high_water, &high, i + 1)) { }
             break;
@@ -505,6 +516,7 @@ static bool rebuild(table *t, uint64_t capacity) {
     t->live = live;
     atomic_store_explicit(&t->dead, 0, memory_order_relaxed);
     spin_unlock(&t->lock);
+    if (t == tls.table) use_table(t); /* the owner's table (always, in fact): its copies follow */
     if (old) munmap(old, old_capacity * sizeof(entry));
     return true;
 }
@@ -704,7 +716,7 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
     /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
     if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
-    entry *e = home_entry(tls.table, a);
+    entry *e = (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
     if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
     e->requested = requested;
     e->usable = usable;
@@ -943,13 +955,13 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
  * derives its releasable and tracked frees from them at its close) and gives the room back.
  * Everything else, this thread's empty table included, is free_tracked_slow's. */
 static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
-    const table *t = tls.table;
     uintptr_t a = (uintptr_t)p;
-    uint64_t at = ((uint64_t)a << 1) & t->byte_mask;
-    char *es = (char *)t->entries;
+    uint64_t byte_mask = tls.byte_mask;
+    uint64_t at = ((uint64_t)a << 1) & byte_mask;
+    char *es = (char *)tls.entries;
     entry *e = (entry *)(es + at);
     if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
-        LIKELY(((entry *)(es + ((at + sizeof(entry)) & t->byte_mask)))->address == 0) &&
+        LIKELY(((entry *)(es + ((at + sizeof(entry)) & byte_mask)))->address == 0) &&
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
