@@ -123,9 +123,14 @@ typedef struct table {
 
 _Static_assert(sizeof(entry) == 32, "the fast paths index entries by (address << 1) & byte_mask");
 
+/* Past the last slot of every array lies one more entry, never probed, whose address is
+ * SENTINEL: free's fast path reads the slot after the block's without wrapping its index,
+ * and for the last slot finds it taken (and takes the general way, which wraps). */
+#define SENTINEL ((uintptr_t)1)
+
 /* A table with no entries yet points here: one empty slot, mask 0, so the fast paths look
- * without testing for a missing array and always miss. */
-static entry empty_entries[1];
+ * without testing for a missing array and always miss (and the sentinel). */
+static entry empty_entries[2] = { { 0, 0, 0, 0 }, { SENTINEL, 0, 0, 0 } };
 
 static table tables[PROFCTL_MAX_THREADS];
 static table no_table = { .entries = empty_entries }; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
@@ -136,6 +141,11 @@ static _Atomic uint32_t tables_high_water; /* highest index claimed, + 1 */
 /* Tables other threads must search when a free misses their own. */
 static _Atomic uint64_t published_tables[PROFCTL_MAX_THREADS / 64];
 static _Atomic uint32_t published_count;
+
+/* Whether any table is published, for free's fast path: a volatile read (the count only
+ * changes by locked adds, and a 32-bit load is never torn), which the compiler folds into
+ * the compare (cmpl $0, published_count) where an atomic load took a load and a test. */
+static ALWAYS_INLINE bool any_published(void) { return *(volatile uint32_t *)&published_count != 0; }
 
 /* ---- per-thread state ---- */
 
@@ -498,9 +508,10 @@ static void insert_into(entry *es, uint64_t mask, const entry *e) {
 /* Rebuilds the table at the given capacity without its dead entries, under the lock:
  * readers on other threads hold it while they look. The owner's call. */
 static bool rebuild(table *t, uint64_t capacity) {
-    entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
+    entry *fresh = mmap(NULL, (capacity + 1) * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
+    fresh[capacity].address = SENTINEL;
     spin_lock(&t->lock);
     entry *old = has_entries(t) ? t->entries : NULL;
     uint64_t old_capacity = old ? t->mask + 1 : 0, live = 0;
@@ -517,7 +528,7 @@ static bool rebuild(table *t, uint64_t capacity) {
     atomic_store_explicit(&t->dead, 0, memory_order_relaxed);
     spin_unlock(&t->lock);
     if (t == tls.table) use_table(t); /* the owner's table (always, in fact): its copies follow */
-    if (old) munmap(old, old_capacity * sizeof(entry));
+    if (old) munmap(old, (old_capacity + 1) * sizeof(entry));
     return true;
 }
 
@@ -961,7 +972,7 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     char *es = (char *)tls.entries;
     entry *e = (entry *)(es + at);
     if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
-        LIKELY(((entry *)(es + ((at + sizeof(entry)) & byte_mask)))->address == 0) &&
+        LIKELY(((entry *)(es + at + sizeof(entry)))->address == 0) && /* the last slot: SENTINEL */
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
@@ -1001,7 +1012,7 @@ void free(void *p) {
         /* published_count counts this thread's own table too, when it may have entries. */
         /* (No hint: with one the compiler splits the tracked case out of free, whose frame
          * then costs every call two instructions.) */
-        if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
+        if (any_published()) {
             free_maybe_tracked(p, usable);
             return;
         }
