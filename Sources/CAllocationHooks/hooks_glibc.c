@@ -156,11 +156,15 @@ typedef struct thread_state {
     uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
     uint8_t tracking; /* a region is open and the thread is not excluded */
     uint32_t published; /* 1 while its table is in published_tables */
-    /* Inserts the fast path may still make before the table is half full: it takes one, a
-     * fast free gives one back, 0 sends the insert the slow way (unpublished, no entries,
-     * or full). The table's true live count is table->live + room_synced - room. */
+    /* Inserts the fast path may still make before the table is half full: it takes one,
+     * 0 sends the insert the slow way (unpublished, no entries, or full; the slow way
+     * settles and opens the room again, counting what was freed meanwhile). A fast free
+     * gives nothing back: it counts a temporary (top_temporaries), which it does anyway.
+     * The table's true live count is table->live + (room_synced - room) -
+     * (top_temporaries - temporaries_synced). */
     uint64_t room;
     uint64_t room_synced;
+    uint64_t temporaries_synced;
     table *table;     /* &no_table when it has none */
     /* Copies of its table's entries and byte_mask, which only the owner changes (see
      * use_table): the fast paths index the table without loading its address first. */
@@ -338,14 +342,16 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
 }
 
 /* ---- the owner's live count ----
- * The fast paths count inserts and frees in tls.room (one add at a fixed offset) instead
- * of table->live; every owner path that reads or changes table->live settles first and
- * opens the room again after. Nothing else on the thread runs in between. */
+ * The fast paths count inserts in tls.room and frees in tls.top_temporaries (one add each
+ * at a fixed offset) instead of table->live; every owner path that reads or changes
+ * table->live, or changes top_temporaries, settles first and opens the room again after.
+ * Nothing else on the thread runs in between. */
 
 /* Folds what the fast paths did since the last settle into table->live; closes the room. */
 static inline void settle_live(table *t) {
-    if (tls.room_synced != tls.room) t->live += tls.room_synced - tls.room;
+    t->live = t->live + (tls.room_synced - tls.room) - (tls.top_temporaries - tls.temporaries_synced);
     tls.room = tls.room_synced = 0;
+    tls.temporaries_synced = tls.top_temporaries;
 }
 
 /* Opens the room for the fast insert: up to half the capacity, once the table is published
@@ -353,6 +359,7 @@ static inline void settle_live(table *t) {
 static inline void open_room(const table *t) {
     uint64_t limit = tls.published && has_entries(t) ? (t->mask + 1) / 2 : 0;
     tls.room = tls.room_synced = limit > t->live ? limit - t->live : 0;
+    tls.temporaries_synced = tls.top_temporaries;
 }
 
 /* The thread's table, and the copies of its array the fast paths read. */
@@ -963,7 +970,8 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
  * common case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in
  * its home slot that nothing follows (no entry moves), allocated in the innermost open
  * region, with no window open (hot.fast). It credits that region's own bytes only (a region
- * derives its releasable and tracked frees from them at its close) and gives the room back.
+ * derives its releasable and tracked frees from them at its close) and counts a temporary,
+ * which the next settle takes off the live count.
  * Everything else, this thread's empty table included, is free_tracked_slow's. */
 static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     uintptr_t a = (uintptr_t)p;
@@ -976,8 +984,6 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-        tls.room += 1;
-        SEPARATE();
         tls.top_reclaimed_requested += requested;
         SEPARATE();
         tls.top_reclaimed_usable += usable;
@@ -1315,10 +1321,12 @@ void profctl_hooks_totals(profctl_totals *t) {
     for (uint32_t i = 0; i < high; i++) {
         live += (int64_t)(peek(&tables[i].live) - atomic_load_explicit(&tables[i].dead, memory_order_relaxed));
     }
-    /* What live threads' fast paths did since they last settled (room taken, less given back). */
+    /* What live threads' fast paths did since they last settled (inserts, less frees). */
     spin_lock(&registry_lock);
     for (uint32_t i = 0; i < registry_high; i++) {
-        if (registry[i]) live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+        if (!registry[i]) continue;
+        live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+        live -= (int64_t)(peek(&registry[i]->top_temporaries) - peek(&registry[i]->temporaries_synced));
     }
     spin_unlock(&registry_lock);
     t->tracked_live_blocks = live > 0 ? (uint64_t)live : 0;
