@@ -19,8 +19,8 @@ extern "C" {
 /// Frames captured at most.
 #define PROFCTL_SITES_MAX_DEPTH 128
 
-/// Non-zero while sites are captured. Read by the hooks on every tracked allocation and
-/// every free: set it with profctl_sites_enable, never directly.
+/// Non-zero while sites are captured. Set it with profctl_sites_enable, never directly:
+/// that also switches the hooks' fast paths to their copies that capture sites.
 extern volatile int profctl_sites_on;
 
 /// One block allocated in a region, in the allocating thread's log.
