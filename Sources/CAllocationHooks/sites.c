@@ -250,10 +250,10 @@ static bool grow(void **log, uint64_t *capacity, uint64_t length, size_t size) {
 }
 
 /* Walks the frame pointers up from `fp`, the frame of a function malloc called (by
- * default profctl_sites_alloc's), whose own return address (into the hooks) is skipped. `caller`, when known, is the first frame:
- * where malloc returns to. When malloc keeps a frame pointer the walk finds that address
- * again and it is not repeated; when it does not, the walk goes on from the frame of
- * malloc's caller, so nothing is missed either way. */
+ * default profctl_sites_alloc's), whose own return address (into the hooks) is skipped.
+ * `caller`, when known, is the first frame: where malloc returns to. When malloc keeps a
+ * frame pointer the walk finds that address again and it is not repeated; when it does
+ * not, the walk goes on from the frame of malloc's caller, so nothing is missed either way. */
 static inline uint32_t walk(uintptr_t *fp, uintptr_t caller, uintptr_t high, uintptr_t *out, uint32_t depth) {
     uint32_t n = 0;
     if (caller && depth) out[n++] = caller;
