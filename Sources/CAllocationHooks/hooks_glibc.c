@@ -467,8 +467,9 @@ static inline uint64_t home_of(const table *t, uintptr_t a) {
     return (uint64_t)(a >> 4) & t->mask;
 }
 
-static inline entry *home_entry(const table *t, uintptr_t a) {
-    return (entry *)((char *)t->entries + (((uint64_t)a << 1) & t->byte_mask));
+/* The home slot in the calling thread's own table, from its TLS copies (see use_table). */
+static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
+    return (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
 }
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
@@ -738,7 +739,7 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
     /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
     if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
-    entry *e = (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
+    entry *e = own_home_entry(a);
     if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
     e->requested = requested;
     e->usable = usable;
