@@ -123,9 +123,14 @@ typedef struct table {
 
 _Static_assert(sizeof(entry) == 32, "the fast paths index entries by (address << 1) & byte_mask");
 
+/* Past the last slot of every array lies one more entry, never probed, whose address is
+ * SENTINEL: free's fast path reads the slot after the block's without wrapping its index,
+ * and for the last slot finds it taken (and takes the general way, which wraps). */
+#define SENTINEL ((uintptr_t)1)
+
 /* A table with no entries yet points here: one empty slot, mask 0, so the fast paths look
- * without testing for a missing array and always miss. */
-static entry empty_entries[1];
+ * without testing for a missing array and always miss (and the sentinel). */
+static entry empty_entries[2] = { { 0, 0, 0, 0 }, { SENTINEL, 0, 0, 0 } };
 
 static table tables[PROFCTL_MAX_THREADS];
 static table no_table = { .entries = empty_entries }; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
@@ -137,6 +142,11 @@ static _Atomic uint32_t tables_high_water; /* highest index claimed, + 1 */
 static _Atomic uint64_t published_tables[PROFCTL_MAX_THREADS / 64];
 static _Atomic uint32_t published_count;
 
+/* Whether any table is published, for free's fast path: a volatile read (the count only
+ * changes by locked adds, and a 32-bit load is never torn), which the compiler folds into
+ * the compare (cmpl $0, published_count) where an atomic load took a load and a test. */
+static ALWAYS_INLINE bool any_published(void) { return *(volatile uint32_t *)&published_count != 0; }
+
 /* ---- per-thread state ---- */
 
 enum { STATE_NEW = 0, STATE_READY = 1, STATE_BUSY = 2, STATE_EXITED = 3 };
@@ -146,20 +156,31 @@ typedef struct thread_state {
     uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
     uint8_t tracking; /* a region is open and the thread is not excluded */
     uint32_t published; /* 1 while its table is in published_tables */
-    /* Inserts the fast path may still make before the table is half full: it takes one, a
-     * fast free gives one back, 0 sends the insert the slow way (unpublished, no entries,
-     * or full). The table's true live count is table->live + room_synced - room. */
+    /* Inserts the fast path may still make before the table is half full: it takes one,
+     * 0 sends the insert the slow way (unpublished, no entries, or full; the slow way
+     * settles and opens the room again, counting what was freed meanwhile). A fast free
+     * gives nothing back: it counts a temporary (top_temporaries), which it does anyway.
+     * The table's true live count is table->live + (room_synced - room) -
+     * (top_temporaries - temporaries_synced). */
     uint64_t room;
     uint64_t room_synced;
+    uint64_t temporaries_synced;
     table *table;     /* &no_table when it has none */
+    /* Copies of its table's entries and byte_mask, which only the owner changes (see
+     * use_table): the fast paths index the table without loading its address first. */
+    entry *entries;
+    uint64_t byte_mask;
     counters n;
     uint32_t depth;   /* open regions */
     uint32_t excluded_depth;
     uint64_t scope_id; /* innermost open region, 0 when none */
-    profctl_lifetimes *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
+    lifetimes_block *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
     /* The innermost open region's own blocks this thread freed while it was open (see
      * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
     uint64_t top_reclaimed_requested, top_reclaimed_usable;
+    /* How many of those blocks (the region's temporaries; their requested bytes are
+     * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
+    uint64_t top_temporaries;
     /* Allocations counted while excluded (regions derive what they attributed from these:
      * everything counted while they were open, less the excluded stretches): the totals
      * of closed stretches, and the counts when the open one began. */
@@ -173,6 +194,7 @@ typedef struct thread_state {
     uint64_t stack[MAX_DEPTH + 1];
     uint64_t reclaimed_requested[MAX_DEPTH + 1];
     uint64_t reclaimed_usable[MAX_DEPTH + 1];
+    uint64_t temporaries[MAX_DEPTH + 1]; /* and how many blocks, as top_temporaries */
     /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
      * general path also credits releasable and tracked frees, so a region subtracts these. */
     uint64_t general_reclaimed_requested[MAX_DEPTH + 1];
@@ -196,18 +218,27 @@ static _Atomic int exit_key_state; /* 0 none, 1 creating, 2 ready, 3 failed */
 
 /* What every call reads, on one line. */
 static struct {
-    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window: the fast paths apply */
+    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window, no sites: the fast paths apply */
+    _Atomic int sites_fast;   /* the same, with sites captured: the fast paths' copies that call sites.c */
     _Atomic int mode;         /* profctl_hooks_set_mode */
     _Atomic int header_ok;    /* usable sizes from chunk headers */
     _Atomic uint64_t window;  /* epoch of the open window (24 bits, never 0), 0 when none */
-} hot __attribute__((aligned(64))) = { 0, PROFCTL_HOOKS_FULL, 0, 0 };
+} hot __attribute__((aligned(64))) = { 0, 0, PROFCTL_HOOKS_FULL, 0, 0 };
 
 static _Atomic int chained; /* forwarding to another interposer (PROFCTL_HOOKS_CHAIN=1) */
 
+/* Sites captured or not is part of `fast`, so that the fast paths test nothing for them:
+ * with sites on, malloc and free take copies of themselves that call sites.c, from the
+ * branch that already leads away from the fast path. */
 static void update_fast(void) {
-    atomic_store(&hot.fast, atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
-                            atomic_load(&hot.window) == 0 && !atomic_load(&chained));
+    int base = atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
+               atomic_load(&hot.window) == 0 && !atomic_load(&chained);
+    int sites = profctl_sites_on != 0;
+    atomic_store(&hot.fast, base && !sites);
+    atomic_store(&hot.sites_fast, base && sites);
 }
+
+void profctl_hooks_sites_changed(void) { update_fast(); }
 
 static _Atomic int hooks_seen_call;
 
@@ -244,6 +275,20 @@ static inline size_t usable_from_header(void *p) {
     return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
 }
 
+/* The same on malloc's and free's fast paths: a heap chunk (almost every block) in two
+ * instructions after the load, an mmapped one (large blocks) on a predicted branch. */
+static ALWAYS_INLINE size_t usable_fast(void *p) {
+    size_t word = ((size_t *)p)[-1];
+    if (UNLIKELY(word & 2)) {
+        /* (An empty asm keeps the compiler from turning the branch into a select, which
+         * costs the heap chunk three instructions more.) The flag bits stay as they are. */
+        __asm__ volatile("" : "+r"(word));
+        word -= sizeof(size_t);
+    }
+    /* (word | 7) - 15 is (word & ~7) - 8. */
+    return (word | 7) - 15;
+}
+
 static size_t usable_size_slow(void *p) {
     usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
     if (!fn) fn = resolve_usable_size();
@@ -265,7 +310,8 @@ static void check_header_usable_size(void) {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         void *a = __libc_malloc(sizes[i]);
         void *b = __libc_memalign(64, sizes[i]);
-        if (!a || !b || usable_from_header(a) != fn(a) || usable_from_header(b) != fn(b)) ok = 0;
+        if (!a || !b || usable_from_header(a) != fn(a) || usable_from_header(b) != fn(b) ||
+            usable_fast(a) != fn(a) || usable_fast(b) != fn(b)) ok = 0;
         __libc_free(a);
         __libc_free(b);
     }
@@ -296,14 +342,16 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
 }
 
 /* ---- the owner's live count ----
- * The fast paths count inserts and frees in tls.room (one add at a fixed offset) instead
- * of table->live; every owner path that reads or changes table->live settles first and
- * opens the room again after. Nothing else on the thread runs in between. */
+ * The fast paths count inserts in tls.room and frees in tls.top_temporaries (one add each
+ * at a fixed offset) instead of table->live; every owner path that reads or changes
+ * table->live, or changes top_temporaries, settles first and opens the room again after.
+ * Nothing else on the thread runs in between. */
 
 /* Folds what the fast paths did since the last settle into table->live; closes the room. */
 static inline void settle_live(table *t) {
-    if (tls.room_synced != tls.room) t->live += tls.room_synced - tls.room;
+    t->live = t->live + (tls.room_synced - tls.room) - (tls.top_temporaries - tls.temporaries_synced);
     tls.room = tls.room_synced = 0;
+    tls.temporaries_synced = tls.top_temporaries;
 }
 
 /* Opens the room for the fast insert: up to half the capacity, once the table is published
@@ -311,6 +359,14 @@ static inline void settle_live(table *t) {
 static inline void open_room(const table *t) {
     uint64_t limit = tls.published && has_entries(t) ? (t->mask + 1) / 2 : 0;
     tls.room = tls.room_synced = limit > t->live ? limit - t->live : 0;
+    tls.temporaries_synced = tls.top_temporaries;
+}
+
+/* The thread's table, and the copies of its array the fast paths read. */
+static inline void use_table(table *t) {
+    tls.table = t;
+    tls.entries = t->entries;
+    tls.byte_mask = t->byte_mask;
 }
 
 /* ---- thread registry ---- */
@@ -336,7 +392,7 @@ static void thread_exiting(void *value) {
         spin_unlock(&registry_lock);
         atomic_fetch_add(&threads_exited, 1);
     }
-    tls.table = &no_table;
+    use_table(&no_table);
     tls.room = tls.room_synced = 0;
     tls.tracking = 0;
     tls.depth = 0;
@@ -360,7 +416,7 @@ static void ensure_exit_key(void) {
  * registry is full: the thread then counts as an exited one does. */
 static bool join(void) {
     atomic_fetch_add(&threads_seen, 1);
-    tls.table = &no_table;
+    use_table(&no_table);
     tls.room = tls.room_synced = 0;
     /* Our own address already listed is a thread that exited unregistered whose TLS block
      * this thread reuses (see registry): its counts went with the block; take its slot. */
@@ -388,7 +444,7 @@ static bool join(void) {
             if (!tables[i].entries) tables[i].entries = empty_entries;
             tls.published = tables[i].published;
             spin_unlock(&tables[i].lock);
-            tls.table = &tables[i];
+            use_table(&tables[i]);
             uint32_t high = atomic_load(&tables_high_water);
             while (high < i + 1 && !atomic_compare_exchange_weak(&tables_high_water, &high, i + 1)) { }
             break;
@@ -411,8 +467,9 @@ static inline uint64_t home_of(const table *t, uintptr_t a) {
     return (uint64_t)(a >> 4) & t->mask;
 }
 
-static inline entry *home_entry(const table *t, uintptr_t a) {
-    return (entry *)((char *)t->entries + (((uint64_t)a << 1) & t->byte_mask));
+/* The home slot in the calling thread's own table, from its TLS copies (see use_table). */
+static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
+    return (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
 }
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
@@ -459,9 +516,10 @@ static void insert_into(entry *es, uint64_t mask, const entry *e) {
 /* Rebuilds the table at the given capacity without its dead entries, under the lock:
  * readers on other threads hold it while they look. The owner's call. */
 static bool rebuild(table *t, uint64_t capacity) {
-    entry *fresh = mmap(NULL, capacity * sizeof(entry), PROT_READ | PROT_WRITE,
+    entry *fresh = mmap(NULL, (capacity + 1) * sizeof(entry), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED) return false;
+    fresh[capacity].address = SENTINEL;
     spin_lock(&t->lock);
     entry *old = has_entries(t) ? t->entries : NULL;
     uint64_t old_capacity = old ? t->mask + 1 : 0, live = 0;
@@ -477,7 +535,8 @@ static bool rebuild(table *t, uint64_t capacity) {
     t->live = live;
     atomic_store_explicit(&t->dead, 0, memory_order_relaxed);
     spin_unlock(&t->lock);
-    if (old) munmap(old, old_capacity * sizeof(entry));
+    if (t == tls.table) use_table(t); /* the owner's table (always, in fact): its copies follow */
+    if (old) munmap(old, (old_capacity + 1) * sizeof(entry));
     return true;
 }
 
@@ -636,11 +695,11 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
             if (j == tls.depth) {
                 tls.top_reclaimed_requested += e.requested;
                 tls.top_reclaimed_usable += e.usable;
-                lifetimes_temporary(tls.life, e.requested);
+                tls.top_temporaries += 1;
             } else {
                 tls.reclaimed_requested[j] += e.requested;
                 tls.reclaimed_usable[j] += e.usable;
-                lifetimes_temporary(lifetimes_at((uint32_t)(t - tables), j), e.requested);
+                tls.temporaries[j] += 1;
             }
             tls.general_reclaimed_requested[j] += e.requested;
             tls.general_reclaimed_usable[j] += e.usable;
@@ -661,6 +720,10 @@ static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
     table *t = tls.table;
     tls.room += 1;
     settle_live(t);
+    /* Frees give no room back, so a table kept near half full by steady churn would open
+     * only a little room each time and send many inserts this way: past 3/8 full it
+     * doubles here, which leaves at least 5/16 of it to the fast insert. */
+    if (has_entries(t) && (t->live + 1) * 8 > (t->mask + 1) * 3) rebuild(t, (t->mask + 1) * 2);
     own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
     /* Published and with entries now, unless mmap failed: the fast insert may take over. */
     open_room(t);
@@ -676,7 +739,7 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
     /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
     if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
-    entry *e = home_entry(tls.table, a);
+    entry *e = own_home_entry(a);
     if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
     e->requested = requested;
     e->usable = usable;
@@ -799,7 +862,7 @@ static SLOW void account_allocation_general(void *p, size_t requested) {
         tls.n.usable += usable;
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
         if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
-            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0);
+            if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0, NULL);
             track_own(p, requested, usable, window);
         }
     }
@@ -821,16 +884,34 @@ static ALWAYS_INLINE bool fast(void) {
     return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
 }
 
+/* The fast path with sites captured: tested only where fast() failed. */
+static inline bool sites_fast(void) {
+    return tls.state == STATE_READY && atomic_load_explicit(&hot.sites_fast, memory_order_relaxed);
+}
+
 /* An allocation on the fast path; returns p (a tail call when it is tracked). */
 static ALWAYS_INLINE void *account_fast(void *p, size_t requested) {
-    size_t usable = usable_from_header(p);
+    size_t usable = usable_fast(p);
     tls.n.allocations += 1;
     SEPARATE();
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) {
-        if (UNLIKELY(profctl_sites_on)) profctl_sites_alloc(p, requested, usable, (uintptr_t)__builtin_return_address(0));
+    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    return p;
+}
+
+/* account_fast with sites captured, called by the allocating function itself (malloc,
+ * calloc, an aligned allocation) with its return address: the walk starts from this
+ * function's frame, whose saved frame pointer is the allocating function's, so the stack
+ * is the one a call straight from that function would see. */
+static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
+    size_t usable = usable_fast(p);
+    tls.n.allocations += 1;
+    tls.n.requested += requested;
+    tls.n.usable += usable;
+    if (tls.tracking) {
+        profctl_sites_alloc(p, requested, usable, caller, __builtin_frame_address(0));
         return track_fast(p, requested, usable);
     }
     return p;
@@ -872,6 +953,10 @@ void *malloc(size_t size) {
     }
     /* Forwarding only (the benchmark's baseline): as little as the checks above. */
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return next_malloc(size);
+    if (sites_fast()) {
+        void *p = next_malloc(size);
+        return p ? account_sites(p, size, (uintptr_t)__builtin_return_address(0)) : p;
+    }
     return allocate_general(ALLOC_MALLOC, size, 0);
 }
 
@@ -890,43 +975,55 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
  * common case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in
  * its home slot that nothing follows (no entry moves), allocated in the innermost open
  * region, with no window open (hot.fast). It credits that region's own bytes only (a region
- * derives its releasable and tracked frees from them at its close) and gives the room back.
+ * derives its releasable and tracked frees from them at its close) and counts a temporary,
+ * which the next settle takes off the live count.
  * Everything else, this thread's empty table included, is free_tracked_slow's. */
 static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
-    const table *t = tls.table;
     uintptr_t a = (uintptr_t)p;
-    uint64_t at = ((uint64_t)a << 1) & t->byte_mask;
-    char *es = (char *)t->entries;
+    uint64_t byte_mask = tls.byte_mask;
+    uint64_t at = ((uint64_t)a << 1) & byte_mask;
+    char *es = (char *)tls.entries;
     entry *e = (entry *)(es + at);
     if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
-        LIKELY(((entry *)(es + ((at + sizeof(entry)) & t->byte_mask)))->address == 0) &&
+        LIKELY(((entry *)(es + at + sizeof(entry)))->address == 0) && /* the last slot: SENTINEL */
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-        tls.room += 1;
-        SEPARATE();
         tls.top_reclaimed_requested += requested;
         SEPARATE();
         tls.top_reclaimed_usable += usable;
-        lifetimes_temporary(tls.life, requested);
+        SEPARATE();
+        tls.top_temporaries += 1;
         next_free(p);
         return;
     }
     free_tracked_slow(p, usable);
 }
 
+/* free's fast path with sites captured: sites.c first, then the same as free's. */
+static SLOW void free_sites(void *p) {
+    size_t usable = usable_fast(p);
+    profctl_sites_free(p, usable);
+    tls.n.c.frees += 1;
+    tls.n.c.freed_usable += usable;
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
+        free_maybe_tracked(p, usable);
+        return;
+    }
+    next_free(p);
+}
+
 void free(void *p) {
     if (!p) return;
     if (fast()) {
-        size_t usable = usable_from_header(p);
-        if (UNLIKELY(profctl_sites_on)) profctl_sites_free(p, usable);
+        size_t usable = usable_fast(p);
         tls.n.c.frees += 1;
         SEPARATE();
         tls.n.c.freed_usable += usable;
         /* published_count counts this thread's own table too, when it may have entries. */
         /* (No hint: with one the compiler splits the tracked case out of free, whose frame
          * then costs every call two instructions.) */
-        if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
+        if (any_published()) {
             free_maybe_tracked(p, usable);
             return;
         }
@@ -934,6 +1031,7 @@ void free(void *p) {
         return;
     }
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) { next_free(p); return; }
+    if (sites_fast()) { free_sites(p); return; }
     free_general(p);
 }
 
@@ -942,6 +1040,12 @@ void *calloc(size_t count, size_t size) {
         void *p = next_calloc(count, size);
         size_t total;
         if (p && !__builtin_mul_overflow(count, size, &total)) account_fast(p, total);
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_calloc(count, size);
+        size_t total;
+        if (p && !__builtin_mul_overflow(count, size, &total)) account_sites(p, total, (uintptr_t)__builtin_return_address(0));
         return p;
     }
     return allocate_general(ALLOC_CALLOC, count, size);
@@ -977,6 +1081,11 @@ static void *aligned(size_t alignment, size_t size) {
     if (fast()) {
         void *p = next_aligned(alignment, size);
         if (p) account_fast(p, size);
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_aligned(alignment, size);
+        if (p) account_sites(p, size, (uintptr_t)__builtin_return_address(0));
         return p;
     }
     return allocate_general(ALLOC_ALIGNED, alignment, size);
@@ -1050,7 +1159,8 @@ int profctl_region_begin(profctl_region *r) {
     /* The region below keeps its own bytes in the stack while this one is on top. */
     tls.reclaimed_requested[k - 1] = tls.top_reclaimed_requested;
     tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
-    tls.top_reclaimed_requested = tls.top_reclaimed_usable = 0;
+    tls.temporaries[k - 1] = tls.top_temporaries;
+    tls.top_reclaimed_requested = tls.top_reclaimed_usable = tls.top_temporaries = 0;
     tls.general_reclaimed_requested[k] = 0;
     tls.general_reclaimed_usable[k] = 0;
     spin_lock(&t->lock);
@@ -1082,6 +1192,8 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     uint32_t k = r->depth;
     /* Its own blocks freed on this thread (fast and general), and the general path's share. */
     uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
+    uint64_t own_temporaries = tls.top_temporaries;
+    tls.top_temporaries = k > 1 ? tls.temporaries[k - 1] + own_temporaries : 0;
     uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
     tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
     tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
@@ -1096,7 +1208,9 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     spin_unlock(&t->lock);
     tls.depth = k - 1;
     tls.scope_id = r->parent_scope_id;
-    tls.life = lifetimes_close(r->slot, k);
+    /* A region's temporaries are its own blocks freed on its thread while it was open,
+     * its closed inner regions' included: what it reclaimed, counted beside those bytes. */
+    tls.life = lifetimes_close(r->slot, k, own_temporaries, own_requested);
     update_tracking();
     open_room(t);
 
@@ -1212,10 +1326,12 @@ void profctl_hooks_totals(profctl_totals *t) {
     for (uint32_t i = 0; i < high; i++) {
         live += (int64_t)(peek(&tables[i].live) - atomic_load_explicit(&tables[i].dead, memory_order_relaxed));
     }
-    /* What live threads' fast paths did since they last settled (room taken, less given back). */
+    /* What live threads' fast paths did since they last settled (inserts, less frees). */
     spin_lock(&registry_lock);
     for (uint32_t i = 0; i < registry_high; i++) {
-        if (registry[i]) live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+        if (!registry[i]) continue;
+        live += (int64_t)(peek(&registry[i]->room_synced) - peek(&registry[i]->room));
+        live -= (int64_t)(peek(&registry[i]->top_temporaries) - peek(&registry[i]->temporaries_synced));
     }
     spin_unlock(&registry_lock);
     t->tracked_live_blocks = live > 0 ? (uint64_t)live : 0;

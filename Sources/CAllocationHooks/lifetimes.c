@@ -16,16 +16,16 @@
 #define SLOTS 4096 /* hooks_glibc.c's PROFCTL_MAX_THREADS */
 #define DEPTHS (PROFCTL_MAX_REGION_DEPTH + 1)
 
-static _Atomic(profctl_lifetimes *) storage[SLOTS];
+static _Atomic(lifetimes_block *) storage[SLOTS];
 /* Where figures go when a slot's storage cannot be mapped: written, never read (racy, and
  * nothing depends on it). profctl_region_lifetimes_add refuses it by its scope id 0. */
-static profctl_lifetimes discarded;
+static lifetimes_block discarded;
 
-profctl_lifetimes *lifetimes_at(uint32_t slot, uint32_t depth) {
+lifetimes_block *lifetimes_at(uint32_t slot, uint32_t depth) {
     if (slot >= SLOTS || depth >= DEPTHS) return &discarded;
-    profctl_lifetimes *s = atomic_load_explicit(&storage[slot], memory_order_relaxed);
+    lifetimes_block *s = atomic_load_explicit(&storage[slot], memory_order_relaxed);
     if (!s) {
-        void *m = mmap(NULL, DEPTHS * sizeof(profctl_lifetimes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = mmap(NULL, DEPTHS * sizeof(lifetimes_block), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return &discarded;
         s = m;
         atomic_store_explicit(&storage[slot], s, memory_order_relaxed);
@@ -34,52 +34,69 @@ profctl_lifetimes *lifetimes_at(uint32_t slot, uint32_t depth) {
 }
 
 /* Zeroes the classes in use, not all 64. */
-static void clear(profctl_lifetimes *b) {
+static void clear(lifetimes_block *b) {
     uint64_t used = b->used_classes;
     while (used) {
         unsigned c = (unsigned)__builtin_ctzll(used);
         used &= used - 1;
-        memset(&b->classes[c], 0, sizeof b->classes[c]);
+        b->allocations[c] = b->requested_bytes[c] = b->usable_bytes[c] = 0;
     }
     b->used_classes = 0;
     b->temporaries = 0;
     b->temporary_requested_bytes = 0;
 }
 
-/* Adds b's figures to into's. */
-static void add(const profctl_lifetimes *b, profctl_lifetimes *into) {
+/* Adds b's size classes to into's. */
+static void add_classes(const lifetimes_block *b, lifetimes_block *into) {
     uint64_t used = b->used_classes;
     into->used_classes |= used;
     while (used) {
         unsigned c = (unsigned)__builtin_ctzll(used);
         used &= used - 1;
-        into->classes[c].allocations += b->classes[c].allocations;
-        into->classes[c].requested_bytes += b->classes[c].requested_bytes;
-        into->classes[c].usable_bytes += b->classes[c].usable_bytes;
+        into->allocations[c] += b->allocations[c];
+        into->requested_bytes[c] += b->requested_bytes[c];
+        into->usable_bytes[c] += b->usable_bytes[c];
+    }
+}
+
+/* Adds b's figures to a caller's accumulator. */
+static void add(const lifetimes_block *b, profctl_lifetimes *into) {
+    uint64_t used = b->used_classes;
+    into->used_classes |= used;
+    while (used) {
+        unsigned c = (unsigned)__builtin_ctzll(used);
+        used &= used - 1;
+        into->classes[c].allocations += b->allocations[c];
+        into->classes[c].requested_bytes += b->requested_bytes[c];
+        into->classes[c].usable_bytes += b->usable_bytes[c];
     }
     into->temporaries += b->temporaries;
     into->temporary_requested_bytes += b->temporary_requested_bytes;
 }
 
-profctl_lifetimes *lifetimes_open(uint32_t slot, uint32_t depth, uint64_t scope_id) {
-    profctl_lifetimes *b = lifetimes_at(slot, depth);
+lifetimes_block *lifetimes_open(uint32_t slot, uint32_t depth, uint64_t scope_id) {
+    lifetimes_block *b = lifetimes_at(slot, depth);
     if (b == &discarded) return b;
     clear(b);
     b->scope_id = scope_id;
     return b;
 }
 
-profctl_lifetimes *lifetimes_close(uint32_t slot, uint32_t depth) {
-    profctl_lifetimes *b = lifetimes_at(slot, depth), *parent = lifetimes_at(slot, depth - 1);
+lifetimes_block *lifetimes_close(uint32_t slot, uint32_t depth, uint64_t temporaries, uint64_t temporary_requested_bytes) {
+    lifetimes_block *b = lifetimes_at(slot, depth), *parent = lifetimes_at(slot, depth - 1);
+    if (b != &discarded) {
+        b->temporaries = temporaries;
+        b->temporary_requested_bytes = temporary_requested_bytes;
+    }
     /* Depth 0 is outside any region: nobody reads it, so nothing is added there. */
-    if (depth > 1 && b != &discarded && parent != &discarded) add(b, parent);
+    if (depth > 1 && b != &discarded && parent != &discarded) add_classes(b, parent);
     return parent;
 }
 
 int profctl_region_lifetimes_add(uint64_t scope_id, profctl_lifetimes *into) {
     uint32_t slot, depth;
     if (!scope_id || !lifetimes_thread_position(&slot, &depth) || depth + 1 >= DEPTHS) return -1;
-    profctl_lifetimes *s = atomic_load_explicit(&storage[slot], memory_order_relaxed);
+    lifetimes_block *s = atomic_load_explicit(&storage[slot], memory_order_relaxed);
     if (!s || s[depth + 1].scope_id != scope_id) return -1;
     add(&s[depth + 1], into);
     return 0;

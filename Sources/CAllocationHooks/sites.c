@@ -181,6 +181,7 @@ void profctl_sites_enable(int depth) {
     if (depth > PROFCTL_SITES_MAX_DEPTH) depth = PROFCTL_SITES_MAX_DEPTH;
     if (depth > 0) atomic_store(&capture_depth, depth);
     profctl_sites_on = depth > 0;
+    profctl_hooks_sites_changed();
 }
 
 void profctl_sites_prepare_thread(void) {
@@ -248,11 +249,11 @@ static bool grow(void **log, uint64_t *capacity, uint64_t length, size_t size) {
     return true;
 }
 
-/* Walks the frame pointers up from `fp`, the frame of profctl_sites_alloc, whose own
- * return address (into the hooks) is skipped. `caller`, when known, is the first frame:
- * where malloc returns to. When malloc keeps a frame pointer the walk finds that address
- * again and it is not repeated; when it does not, the walk goes on from the frame of
- * malloc's caller, so nothing is missed either way. */
+/* Walks the frame pointers up from `fp`, the frame of a function malloc called (by
+ * default profctl_sites_alloc's), whose own return address (into the hooks) is skipped.
+ * `caller`, when known, is the first frame: where malloc returns to. When malloc keeps a
+ * frame pointer the walk finds that address again and it is not repeated; when it does
+ * not, the walk goes on from the frame of malloc's caller, so nothing is missed either way. */
 static inline uint32_t walk(uintptr_t *fp, uintptr_t caller, uintptr_t high, uintptr_t *out, uint32_t depth) {
     uint32_t n = 0;
     if (caller && depth) out[n++] = caller;
@@ -269,7 +270,7 @@ static inline uint32_t walk(uintptr_t *fp, uintptr_t caller, uintptr_t high, uin
     return n;
 }
 
-void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller) {
+void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame) {
     sites_thread *t = self();
     if (UNLIKELY(!t)) {
         atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
@@ -287,7 +288,7 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
     uint32_t id = 0;
     if (t->stack_high) {
         uintptr_t frames[PROFCTL_SITES_MAX_DEPTH];
-        uint32_t depth = walk(__builtin_frame_address(0), caller, t->stack_high, frames,
+        uint32_t depth = walk(frame ? frame : __builtin_frame_address(0), caller, t->stack_high, frames,
                               (uint32_t)atomic_load_explicit(&capture_depth, memory_order_relaxed));
         uint64_t hash = hash_frames(frames, depth);
         uint32_t c = (uint32_t)(hash >> 56) & (CACHE_SLOTS - 1);

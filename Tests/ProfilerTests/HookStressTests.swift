@@ -92,4 +92,39 @@ struct HookStressTests {
         let totals = AllocationHooks.totals
         #expect(totals.frees <= totals.allocations)
     }
+
+    /// A fast free gives no room back to the fast insert (it counts a temporary, which the
+    /// next settle takes off the table's live count): a table kept near half full by steady
+    /// churn must still count every region exactly, grow instead of filling, and not hang.
+    @Test("a table kept near half full by churn: every region exact, every block found again", .timeLimit(.minutes(1)))
+    func churnNearHalfFull() throws {
+        final class Result: @unchecked Sendable { var failures: [String] = []; var regions = 0 }
+        let result = Result()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let churn = 20_000
+            let blocks = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 2000)
+            defer { blocks.deallocate() }
+            // Kept counts around the tables' thresholds (3/8 and 1/2 of 1,024 and 2,048 slots);
+            // the first region warms up and is not checked.
+            for (round, kept) in [10, 380, 500, 511, 760, 1020, 1500].enumerated() {
+                guard let measured = try? AllocationScope.measure({
+                    for i in 0..<kept { blocks[i] = malloc(16 + i % 64) }
+                    for i in 0..<churn { free(malloc(24 + i % 40)) }
+                    for i in 0..<kept { free(blocks[i]) }
+                }) else { result.failures.append("\(kept): no region"); continue }
+                if round == 0 { continue }
+                result.regions += 1
+                let a = measured.allocations
+                if a.allocations < kept + churn || a.frees < kept + churn || a.retainedRequestedBytes != 0 {
+                    result.failures.append("\(kept) kept: \(a)")
+                }
+            }
+        }
+        thread.start()
+        done.wait()
+        #expect(result.regions == 6)
+        #expect(result.failures.isEmpty, "\(result.failures)")
+    }
 }
