@@ -1,7 +1,8 @@
 import CSQLite
 
 /// The writer thread's work: drain the buffer into the database, one transaction per
-/// batch, one prepared statement for the events of the whole run. It also numbers the
+/// batch, the events of the whole run through one prepared statement of 64 rows (and a
+/// one-row one for a batch's last few). It also numbers the
 /// steps, names each series (run, repeat, step, subject, kind) once, keeps each
 /// strategy's running live bytes for the samples, and keeps each series' running
 /// figures for the rollups (`SeriesStats`).
