@@ -21,4 +21,12 @@ static inline void profctl_sqlite3_disable_dqs(sqlite3 *db) {
     sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (void *)0);
 }
 
+/// SQLite counts every allocation's size under a process-wide mutex unless told not to
+/// (sqlite3_config is variadic). profctl reads none of those statistics; without them an
+/// event's insert costs about 5 % fewer instructions (callgrind). Takes effect only
+/// before SQLite's first use in the process; later it returns SQLITE_MISUSE and changes nothing.
+static inline int profctl_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

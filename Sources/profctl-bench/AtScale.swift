@@ -68,14 +68,22 @@ struct AtScale {
     }
 
     func time(_ body: () throws -> Void) rethrows -> Double {
+        try timeWithCPU(body).wall
+    }
+
+    /// Median wall time and CPU time of the process (all threads, the sorter's too) in ms:
+    /// on a loaded machine a query waits for a core most of its wall time.
+    func timeWithCPU(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
         try body()
-        var times: [Double] = []
+        var times: [Double] = [], cpu: [Double] = []
         for _ in 0..<3 {
             let start = AllocationScope.monotonicNanoseconds()
+            let cpuStart = EndToEnd.processCPUNanoseconds()
             try body()
             times.append(Double(AllocationScope.monotonicNanoseconds() - start) / 1e6)
+            cpu.append(Double(EndToEnd.processCPUNanoseconds() - cpuStart) / 1e6)
         }
-        return median(times)
+        return (median(times), median(cpu))
     }
 
     func figures() throws -> [Figure] {
@@ -87,12 +95,14 @@ struct AtScale {
             let db = try ProfileStore.openForReading(path: generated.path)
             let run = try RunQueries.resolve("latest", in: db)
             let report = try time { _ = try RunReport.load(run, measure: .requested, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
-            let adHoc = try time { _ = try db.rows(Self.adHocQuery) }
+            let (adHoc, adHocCPU) = try timeWithCPU { _ = try db.rows(Self.adHocQuery) }
             let label = count >= 1_000_000 ? "\(count / 1_000_000)M" : "\(count / 1000)k"
             figures.append(Figure(section: "at scale", metric: "savings report, \(label) events", baseline: "-", baselineValue: nil,
                                   value: report, unit: "ms", target: "<= 50 ms", met: report <= 50))
             figures.append(Figure(section: "at scale", metric: "ad-hoc aggregate, \(label) events", baseline: "-", baselineValue: nil,
                                   value: adHoc, unit: "ms", target: "<= 2000 ms", met: adHoc <= 2000))
+            figures.append(Figure(section: "at scale", metric: "ad-hoc aggregate, \(label) events, CPU time", baseline: "-",
+                                  baselineValue: nil, value: adHocCPU, unit: "ms", target: nil, met: nil))
             figures.append(Figure(section: "at scale", metric: "record \(label) events (incl. rollups)", baseline: "-", baselineValue: nil,
                                   value: generated.seconds, unit: "s", target: nil, met: nil))
             figures.append(Figure(section: "recorder memory", metric: "peak RSS recording \(label) events", baseline: "-", baselineValue: nil,

@@ -141,6 +141,37 @@ struct RecorderTests {
         #expect(kinds == EventKind.allCases.map(\.rawValue))
         #expect(throws: RecorderError.self) { try recorder.finish() }
     }
+
+    @Test("every column of every event is stored as recorded, across the writer's 64-row inserts and the rows left at a batch's end")
+    func columnsRoundTrip() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path, run: RunDescription(
+            scenario: "columns", baselineStrategy: "a", parameters: ["x": .int(1)]))
+        // 1,000 events: at least one full 64-row insert whatever the batches, and a remainder.
+        let count = 1000
+        let events = (0..<count).map { i in
+            Event(kind: i % 3 == 0 ? .create : .realize, component: i % 5 == 0 ? "C" : "D", strategy: "a",
+                  repeatIndex: 0, instance: i, allocations: i % 7, frees: i % 11, requestedBytes: 100 + i,
+                  usableBytes: 120 + 2 * i, durationNanoseconds: UInt64(1000 + i), startNanoseconds: 0)
+        }
+        for event in events { try recorder.record(event) }
+        try recorder.finish()
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let rows = try db.rows("""
+            SELECT seq, kind, component, instance, allocations, frees, requested_bytes, usable_bytes, duration_ns
+            FROM event_log ORDER BY seq
+            """)
+        try #require(rows.count == count)
+        for (row, event) in zip(rows, events) {
+            let expected: [SQLValue] = [
+                row[0], .text(event.kind.rawValue), .text(event.component), .integer(Int64(event.instance)),
+                .integer(Int64(event.allocations)), .integer(Int64(event.frees)), .integer(Int64(event.requestedBytes)),
+                .integer(Int64(event.usableBytes)), .integer(Int64(event.durationNanoseconds)),
+            ]
+            #expect(row == expected)
+        }
+        #expect(rows.map { $0[0].int64 ?? -1 } == (0..<Int64(count)).map { $0 })
+    }
 }
 
 @Suite("Event kinds")

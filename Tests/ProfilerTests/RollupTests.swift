@@ -76,6 +76,19 @@ struct RollupTests {
             }
             // A create series in a second step of the same subject.
             for i in 40..<45 { try recorder.record(event(.create, "A", "a", repeatIndex: repeatIndex, i, bytes: 64, ns: 1 << 40)) }
+            // Two releases per instance, descending (a lazy container and what it realized), of
+            // instances all created: the create series covers them.
+            for i in 0..<12 {
+                try recorder.record(event(.create, "C", "c", repeatIndex: repeatIndex, i, bytes: 40 + i, ns: UInt64(70 + i)))
+                if i % 2 == 0 { try recorder.record(event(.realize, "C", "c", repeatIndex: repeatIndex, i, bytes: 300 + i, ns: 900)) }
+            }
+            for i in stride(from: 11, through: 0, by: -1) {
+                try recorder.record(event(.release, "C", "c", repeatIndex: repeatIndex, i, bytes: -40, ns: 30))
+                try recorder.record(event(.release, "C", "c", repeatIndex: repeatIndex, i, bytes: -16, ns: 31))
+            }
+            // Ordered series that repeat an instance in a row, one realizing an instance never created.
+            for i in [0, 1, 1, 2, 5] { try recorder.record(event(.create, "D", "d", repeatIndex: repeatIndex, i, bytes: 24 * i, ns: 50)) }
+            for i in [1, 1, 3] { try recorder.record(event(.realize, "D", "d", repeatIndex: repeatIndex, i, bytes: 8, ns: 60)) }
         }
         try recorder.finish()
         try expectSameAsReference(temp.path, run: recorder.runKey)

@@ -5,7 +5,7 @@ import ProfilerStore
 import ProfilerSupport
 
 /// Records one run: the run row first, then events through a bounded buffer to one
-/// writer thread that inserts them in large transactions with one prepared statement,
+/// writer thread that inserts them in large transactions, 64 rows per statement execution,
 /// then the rollups and the final status in one transaction.
 ///
 ///     let recorder = try Recorder.start(database: "profile.sqlite", run: description)

@@ -10,9 +10,9 @@ import ProfilerSupport
 /// - a nearest-rank median or p90 is located in the series' duration histograms, then
 ///   found among the few durations of that one bucket;
 /// - the bytes each instance holds are summed by merging its subject's series, each read
-///   in instance order (a series whose instances only go up, or only down, is read by
-///   seq forwards or backwards); a subject with a series that revisits instances is
-///   grouped by SQL instead.
+///   in instance order (a series whose instances never go down, or never up, is read by
+///   seq forwards or backwards, an instance's consecutive events together); a subject with
+///   a series that comes back to an instance after another is grouped by SQL instead.
 ///
 /// The results are exactly what the GROUP BY queries over all events gave
 /// (`RollupReference`, used by the tests, holds those queries).
@@ -85,10 +85,10 @@ struct RunRollups {
         }
     }
 
-    /// Distinct instances of one series: its event count when no instance came twice in a row
-    /// and the instances only went one way, else counted by SQL.
+    /// Distinct instances of one series: counted by the writer when the instances only went
+    /// one way (an instance's events then come together), else counted by SQL.
     private func distinctInstances(_ s: SeriesStats) throws -> Int {
-        if s.monotonic { return s.events }
+        if s.ordered { return s.distinct }
         return Int(try db.scalar("SELECT count(DISTINCT instance) FROM events WHERE series_id = ?",
                                  [.integer(s.seriesID)])?.int64 ?? 0)
     }
@@ -162,12 +162,12 @@ struct RunRollups {
     }
 
     /// The create series of one subject and repeat when it holds each instance once and
-    /// every other series of theirs holds only instances it has, each once: then each
-    /// instance's figures are its create event's plus its realize event's, if any.
+    /// every other series of theirs holds only instances it has, in instance order: then
+    /// each instance's figures are its create event's plus its realize events', if any.
     private static func coveringCreateSeries(_ series: [SeriesStats]) -> SeriesStats? {
         let creates = series.filter { $0.kind == EventKind.create.code }
         guard creates.count == 1, let created = creates.first, created.isContiguous else { return nil }
-        for s in series where !(s.isContiguous && s.minInstance >= created.minInstance && s.maxInstance <= created.maxInstance) {
+        for s in series where !(s.ordered && s.minInstance >= created.minInstance && s.maxInstance <= created.maxInstance) {
             return nil
         }
         return created
@@ -224,7 +224,7 @@ struct RunRollups {
                     } else {
                         try mergeInstances(of: held) { t.add($0) }
                     }
-                } else if repeatSeries.allSatisfy(\.monotonic) {
+                } else if repeatSeries.allSatisfy(\.ordered) {
                     try mergeInstances(of: repeatSeries) { t.add($0) }
                 } else {
                     try groupInstances(subject: subject, repeatIndex: repeatIndex) { t.add($0) }
@@ -272,13 +272,19 @@ struct RunRollups {
             let instance: Int64? = try statement.step() ? statement.value(at: 0).int64 : nil
             cursors.append(Cursor(statement: statement, kind: s.kind, instance: instance))
         }
-        while let next = cursors.compactMap(\.instance).min() {
+        while true {
+            var lowest: Int64?
+            for cursor in cursors { if let i = cursor.instance, i < lowest ?? .max { lowest = i } }
+            guard let next = lowest else { break }
             var figures = InstanceFigures()
-            for index in cursors.indices where cursors[index].instance == next {
+            for index in cursors.indices {
                 let statement = cursors[index].statement
-                figures.add(kind: cursors[index].kind, allocations: statement.value(at: 1).int64 ?? 0,
-                            requested: statement.value(at: 2).int64 ?? 0, usable: statement.value(at: 3).int64 ?? 0)
-                cursors[index].instance = try statement.step() ? statement.value(at: 0).int64 : nil
+                // An ordered series may hold several events of one instance, one after the other.
+                while cursors[index].instance == next {
+                    figures.add(kind: cursors[index].kind, allocations: statement.value(at: 1).int64 ?? 0,
+                                requested: statement.value(at: 2).int64 ?? 0, usable: statement.value(at: 3).int64 ?? 0)
+                    cursors[index].instance = try statement.step() ? statement.value(at: 0).int64 : nil
+                }
             }
             body(figures)
         }

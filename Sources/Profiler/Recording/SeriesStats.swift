@@ -17,11 +17,18 @@ struct SeriesStats {
     var durationTotal: Int64 = 0
     var firstSeq: Int64
     var lastInstance: Int
-    /// +1 while every event's instance is above the one before, -1 while below, 0 with one event.
+    /// +1 while every event's instance is above (or equal to) the one before, -1 while below
+    /// (or equal), 0 while every event had the first one's instance.
     var direction = 0
     /// Every instance so far strictly above (or strictly below) the one before: then each
     /// instance occurs once, and the series can be read in instance order by seq.
     var monotonic = true
+    /// Every instance so far at or above (or at or below) the one before: the series can
+    /// still be read in instance order by seq, an instance's events one after the other
+    /// (a lazy container's two releases per instance, say).
+    var ordered = true
+    /// Distinct instances so far, while `ordered` (each change of instance is a new one).
+    var distinct = 1
     var durations = DurationHistogram()
     var minInstance: Int, maxInstance: Int
     /// The smallest and largest figures of one event.
@@ -44,9 +51,17 @@ struct SeriesStats {
     }
 
     mutating func add(_ e: Event, seq: Int64, duration: Int64) {
-        if events > 0 && monotonic {
+        if events > 0 && ordered {
             let step = e.instance > lastInstance ? 1 : e.instance < lastInstance ? -1 : 0
-            if step == 0 || (direction != 0 && step != direction) { monotonic = false } else { direction = step }
+            if step == 0 {
+                monotonic = false
+            } else if direction != 0 && step != direction {
+                monotonic = false
+                ordered = false
+            } else {
+                direction = step
+                distinct += 1
+            }
         }
         lastInstance = e.instance
         minInstance = min(minInstance, e.instance)

@@ -22,7 +22,11 @@ public final class SQLiteConnection {
     public let path: String
     public let mode: Mode
 
+    /// Process-wide settings made once, before SQLite's first use (see the shim).
+    private static let configured: Int32 = profctl_sqlite3_disable_memory_statistics()
+
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        _ = Self.configured
         var db: OpaquePointer?
         let flags: Int32 = switch mode {
         case .readOnly: Self.canCleanUpBeside(path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
