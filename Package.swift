@@ -157,6 +157,8 @@ let package = Package(
         // allocations (the hooks chained to it): the window's witness test.
         .target(name: "HookWitness"),
         .executableTarget(name: "hook-witness", dependencies: ["HookWitness", "Profiler"]),
+        // docs/schema.md's example queries, read once for the two test targets that run them.
+        .target(name: "SchemaDocExamples"),
         // An identical copy of Examples/OwnComponents' 20-line main.swift (a test checks it is),
         // built with the tests so they can record it and read the database with profctl.
         .executableTarget(name: "own-components-example", dependencies: ["Profiler", "ProfilerCLI"]),
@@ -173,6 +175,7 @@ let package = Package(
                 "Profiler", "ProfilerCatalog", "ProfilerSupport", "ProfilerHooks", "ProfilerModel", "ProfilerStore",
                 "ProfilerRecording", "ProfilerPrimitives", "ProfilerQueries", "ProfilerOutputs", "ProfilerSites",
                 "ProfilerScenarios", "ProfilerComparison", "ProfilerChecks", "CAllocationHooks", "CSQLite", "hook-witness",
+                "SchemaDocExamples",
             ]
         ),
         .testTarget(
@@ -185,6 +188,7 @@ let package = Package(
                 "Profiler",
                 "ProfilerCLI",
                 "ProfilerPostgres",
+                "SchemaDocExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -38,7 +38,11 @@ struct Check: ParsableCommand, Exemplified {
             run, its baseline or a scenario's newest run is aborted or running, 64 usage \
             (including a name that does not exist), 15 leaks (with --leaks).
 
-            --leaks checks what scenarios leave behind instead (docs/leaks.md): bytes a             round trip left that the scenario does not declare as kept on purpose, and live             bytes growing in every round of a --repeat 3 (or more) run. Budget keys             retained_bytes and growth_bytes_per_round (max only) allow some; --leaks takes             no baseline.
+            --leaks checks what scenarios leave behind instead (docs/leaks.md): bytes a \
+            round trip left that the scenario does not declare as kept on purpose, and live \
+            bytes growing in every round of a --repeat 3 (or more) run. Budget keys \
+            retained_bytes and growth_bytes_per_round (max only) allow some; --leaks takes \
+            no baseline.
             """
     )
 

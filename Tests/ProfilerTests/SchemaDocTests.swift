@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Profiler
+import SchemaDocExamples
 @testable import ProfilerCatalog
 @testable import ProfilerChecks
 @testable import ProfilerComparison
@@ -17,27 +18,11 @@ import Profiler
 
 @Suite("docs/schema.md")
 struct SchemaDocTests {
-    static let schemaDoc = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/schema.md")
-
-    /// The statements of every ```sql block in the document.
-    static func exampleQueries() throws -> [String] {
-        let text = try String(contentsOf: schemaDoc, encoding: .utf8)
-        var queries: [String] = []
-        for block in text.components(separatedBy: "```sql\n").dropFirst() {
-            guard let body = block.components(separatedBy: "```").first else { continue }
-            queries += body.components(separatedBy: ";\n")
-                .map { $0.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n") }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                .filter { !$0.isEmpty }
-        }
-        return queries
-    }
+    static let schemaDoc = SchemaDocExamples.document
 
     @Test("every example query runs against a recorded database and returns rows")
     func examplesRun() throws {
-        let queries = try Self.exampleQueries()
+        let queries = try SchemaDocExamples.queries(includingFileOnly: true)
         #expect(queries.count >= 10)
         let temp = try TemporaryDatabase()
         for scenario in BuiltInScenarios.all {

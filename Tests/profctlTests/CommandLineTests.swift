@@ -74,6 +74,69 @@ struct CommandLineTests {
         }
     }
 
+    /// Every command's name path: [] for profctl itself, ["record"], ["baseline", "set"], ...
+    static func commandPaths(_ command: any ParsableCommand.Type = Profctl.self, _ path: [String] = []) -> [[String]] {
+        [path] + command.configuration.subcommands.flatMap { commandPaths($0, path + [$0._commandName]) }
+    }
+
+    /// The lines of a help text with a run of three or more spaces inside their text: past
+    /// the indentation, past ArgumentParser's column between an option, argument or
+    /// subcommand and its help, and not the alignment of an example's `#` comment. Such a
+    /// run is a multi-line string literal's indentation leaking into a help string.
+    static func linesWithStraySpaces(_ help: String) -> [String] {
+        var section = ""
+        var stray: [String] = []
+        for line in help.split(separator: "\n").map(String.init) {
+            if line.first != " ", line.hasSuffix(":"), line == line.uppercased() {
+                section = line
+                continue
+            }
+            var text = line.drop { $0 == " " }
+            let labelled = section.hasSuffix("OPTIONS:") || ["ARGUMENTS:", "SUBCOMMANDS:"].contains(section)
+            if labelled, line.hasPrefix("  "), !line.hasPrefix("   "), let column = text.range(of: "  ") {
+                text = text[column.upperBound...].drop { $0 == " " }
+            }
+            let runs = text.matches(of: /[ ]{3,}(.)/).filter { !(section == "EXAMPLES:" && $0.output.1 == "#") }
+            if !runs.isEmpty { stray.append(line) }
+        }
+        return stray
+    }
+
+    @Test("the stray-space finder flags indentation inside a sentence, not the option column or an example's comment")
+    func straySpaceFinder() {
+        let help = """
+            OVERVIEW: Fail a build.
+
+            --leaks checks what scenarios leave behind: bytes a             round trip left.
+
+            OPTIONS:
+              --baseline <baseline>   What to compare with: RUN_ID, LABEL, previous, or
+                                      median:N.
+              --alpha <alpha>         Significance   level.
+
+            EXAMPLES:
+              profctl export -o a.json   # then open it
+            """
+        #expect(Self.linesWithStraySpaces(help) == [
+            "--leaks checks what scenarios leave behind: bytes a             round trip left.",
+            "  --alpha <alpha>         Significance   level.",
+        ])
+    }
+
+    @Test("no command's help has a run of spaces inside its text", arguments: commandPaths())
+    func helpHasNoStraySpaces(path: [String]) throws {
+        let arguments = path + ["--help"]
+        do {
+            var command = try Profctl.parseAsRoot(arguments)
+            try command.run()
+            Issue.record("--help did not ask for help")
+        } catch {
+            let help = try #require(Profctl.helpWithExamples(for: error, arguments: arguments))
+            #expect(help.contains("USAGE:"))
+            #expect(Self.linesWithStraySpaces(help) == [], "profctl \(path.joined(separator: " ")) --help")
+        }
+    }
+
     @Test("errors map to the documented exit codes")
     func exitCodes() {
         #expect(ExitCodes.code(for: StoreError.notADatabase(path: "x")) == 3)

@@ -1,6 +1,7 @@
 import Foundation
 import Profiler
 import ProfilerPostgres
+import SchemaDocExamples
 import Testing
 
 /// A store at version 1 (events in their old layout) with runs in it, migrated to version
@@ -74,7 +75,7 @@ struct PostgresMigrationTests {
         #expect(before.columns == after.columns)
         #expect(before.rows == after.rows)
         #expect(try versionOne.scalar("SELECT count(*) FROM event_series")?.int64 == current.scalar("SELECT count(*) FROM event_series")?.int64)
-        for query in try PostgresReadingTests.exampleQueries() {
+        for query in try SchemaDocExamples.queries(includingFileOnly: false) {
             let a = try PostgresReadOnlyQuery.run(query, on: current).table, b = try PostgresReadOnlyQuery.run(query, on: versionOne).table
             #expect(PostgresReadingTests.normalized(a) == PostgresReadingTests.normalized(b), "\(query)")
         }

@@ -1,33 +1,13 @@
 import Foundation
 import Profiler
 import ProfilerPostgres
+import SchemaDocExamples
 import Testing
 
 /// The same runs read from the local SQLite file and from the PostgreSQL store they were
 /// pushed to: docs/schema.md's example queries and the reading commands agree.
 @Suite("reading the PostgreSQL store", .serialized)
 struct PostgresReadingTests {
-    static let schemaDoc = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/schema.md")
-
-    /// The statements of every ```sql block of docs/schema.md (as SchemaDocTests reads them),
-    /// apart from those marked `(file only: ...)`.
-    static func exampleQueries() throws -> [String] {
-        let text = try String(contentsOf: schemaDoc, encoding: .utf8)
-        var queries: [String] = []
-        for block in text.components(separatedBy: "```sql\n").dropFirst() {
-            guard let body = block.components(separatedBy: "```").first else { continue }
-            queries += body.components(separatedBy: ";\n")
-                // Examples of what only the file holds say so in a comment (docs/fleet.md lists it).
-                .filter { !$0.contains("-- (file only:") }
-                .map { $0.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n") }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                .filter { !$0.isEmpty }
-        }
-        return queries
-    }
-
     /// Every scenario recorded twice into local.sqlite and pushed to a fresh store.
     static func recordedAndPushed(_ server: PostgresTestDatabase) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
@@ -65,7 +45,7 @@ struct PostgresReadingTests {
         let store = try PostgresStore.openForReading(server.url)
         // Every example, those reading the raw event_series and events tables included:
         // the store keeps events in the file's layout (its migration 0002).
-        let queries = try Self.exampleQueries()
+        let queries = try SchemaDocExamples.queries(includingFileOnly: false)
         #expect(queries.contains { $0.contains("event_series") })
         #expect(queries.count >= 10)
         for query in queries {

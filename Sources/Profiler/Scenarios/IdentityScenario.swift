@@ -30,17 +30,26 @@ public struct IdentityScenario: Scenario {
     public let report = ReportDeclaration(
         name: "identity", view: "identity_report",
         summary: "Elements created on the first render and on the change (head insertion or branch toggle), elements released by the change, item states reset, bytes per element.",
+        // metric_summary is read once and joined, not in a subquery per row: that was
+        // evaluated again for every row the view returns (seconds over a long history).
         query: """
-            SELECT run_id, strategy,
-                   SUM(CASE WHEN step = 'initial' AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_initially,
-                   SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_on_change,
-                   SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'release' THEN events ELSE 0 END) / MAX(repeats) AS released_on_change,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = s.run_key AND m.strategy = s.strategy AND m.name = 'state_resets') AS INTEGER) AS state_resets,
-                   ROUND(CAST(SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) AS REAL)
-                         / NULLIF(SUM(CASE WHEN kind = 'create' THEN events ELSE 0 END), 0), 2) AS bytes_per_element
-            FROM step_summary s WHERE report = 'identity'
-            GROUP BY run_key, strategy
-            ORDER BY run_key, MIN(first_seq)
+            WITH changes AS (
+                SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal,
+                       SUM(CASE WHEN step = 'initial' AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_initially,
+                       SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'create' THEN events ELSE 0 END) / MAX(repeats) AS created_on_change,
+                       SUM(CASE WHEN step IN ('insert-head', 'toggle') AND kind = 'release' THEN events ELSE 0 END) / MAX(repeats) AS released_on_change,
+                       ROUND(CAST(SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) AS REAL)
+                             / NULLIF(SUM(CASE WHEN kind = 'create' THEN events ELSE 0 END), 0), 2) AS bytes_per_element
+                FROM step_summary WHERE report = 'identity'
+                GROUP BY run_key, strategy
+            ),
+            resets AS (
+                SELECT run_key, strategy, value FROM metric_summary WHERE name = 'state_resets'
+            )
+            SELECT c.run_id, c.strategy, c.created_initially, c.created_on_change, c.released_on_change,
+                   CAST(r.value AS INTEGER) AS state_resets, c.bytes_per_element
+            FROM changes c LEFT JOIN resets r ON r.run_key = c.run_key AND r.strategy = c.strategy
+            ORDER BY c.run_key, c.ordinal
             """,
         columns: [
             .label("strategy", "the identity choice"),
