@@ -50,7 +50,7 @@ struct RepeatableFiguresTests {
     @Test("live-room, 8 processes x 3 runs under load: every event's allocations, frees and bytes are identical")
     func liveRoomRepeats() throws {
         let folder = try TemporaryFolder()
-        let load = BusyThreads(2)
+        let load = BusyThreads(1)
         defer { load.stop() }
         for _ in 0..<8 {
             let result = try ProfctlProcess.run(["record", "--db", "profile.sqlite", "--quiet", "live-room", "live-room", "live-room"],
