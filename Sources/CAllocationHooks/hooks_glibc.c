@@ -1105,9 +1105,36 @@ void *memalign(size_t alignment, size_t size) { return aligned(alignment, size);
 void *valloc(size_t size) { return allocate_general(ALLOC_VALLOC, size, 0); }
 void *pvalloc(size_t size) { return allocate_general(ALLOC_PVALLOC, size, 0); }
 
+/* What glibc hands back for `requested` bytes when it splits a chunk to fit: the request
+ * plus the size word, rounded up to 16, at least 32, less the size word. */
+static inline size_t split_usable(uint64_t requested) {
+    uint64_t chunk = (requested + sizeof(size_t) + 15) & ~(uint64_t)15;
+    return (size_t)(chunk < 32 ? 32 : chunk) - sizeof(size_t);
+}
+
+/* A block allocated in the open region (its own table holds it): the usable size an exact
+ * split gives its request, never more than the block has. glibc hands a free chunk back
+ * whole when splitting it would leave under 32 bytes, so a request gets 16 or 32 bytes more
+ * or not depending on which chunks happen to be free: on the heap's history, which other
+ * threads (the writer, Foundation's), the hash seed and timing change from run to run.
+ * Swift's Array and String take their capacity from this answer, so with the chunk's own
+ * size a region grew a buffer or not, and counted one allocation and 32 bytes more or not,
+ * from one identical run to the next (docs/hooks.md, "Usable sizes in a region"). */
+static SLOW size_t region_usable_size(void *p, size_t usable) {
+    table *t = tls.table;
+    int64_t i = find(t, (uintptr_t)p);
+    if (i < 0 || !fresh_entry(&t->entries[i], usable)) return usable;
+    size_t split = split_usable(t->entries[i].requested);
+    return split < usable ? split : usable;
+}
+
 size_t malloc_usable_size(void *p) {
     if (!p) return 0;
-    if (atomic_load_explicit(&hot.header_ok, memory_order_relaxed)) return usable_from_header(p);
+    if (atomic_load_explicit(&hot.header_ok, memory_order_relaxed)) {
+        size_t usable = usable_from_header(p);
+        if (UNLIKELY(tls.tracking)) return region_usable_size(p, usable);
+        return usable;
+    }
     uint8_t state = tls.state;
     tls.state = STATE_BUSY; /* dlsym may allocate */
     size_t n = usable_size_slow(p);

@@ -63,7 +63,8 @@ struct CheckEngineTests {
 
     @Test("allocations per instance move by two allocations per run without regressing; more is a regression")
     func allocationSlack() {
-        // live-room's comment-row, lazy: 5 instances, 38 or 37 allocations in identical runs.
+        // live-room's comment-row, lazy: 5 instances, 38 or 37 allocations in identical runs
+        // (before regions saw exact-split usable sizes: docs/hooks.md).
         func perInstance(_ value: Double) -> Metric {
             Metric(key: key("allocations_per_instance", strategy: "lazy"), value: value, polarity: .smallerIsBetter,
                    slack: MetricCatalog.allocationsPerRunSlack / 5 + 0.01)
