@@ -61,14 +61,14 @@ struct PostgresMigrationTests {
         // Readers refuse the old schema and say how to migrate; a push migrates it.
         let refused = try ProfctlProcess.run(["runs", "--store", old.url], in: folder.url)
         #expect(refused.status == 9, "\(refused.stderr)")
-        #expect(refused.stderr.contains("schema version 1; this profctl reads version 2"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("schema version 1; this profctl reads version \(PostgresMigrator().latestVersion)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("profctl push --to"), "\(refused.stderr)")
         let push = try PostgresPushTests.push("local.sqlite", to: old.url, in: folder)
         #expect(push.status == 0, "\(push.stderr)")
         #expect(push.stderr.contains("0 runs pushed"), "\(push.stderr)")
-        #expect(try versionOne.scalar("SELECT max(version) FROM schema_migrations")?.int64 == 2)
+        #expect(try versionOne.scalar("SELECT max(version) FROM schema_migrations")?.int64 == Int64(PostgresMigrator().latestVersion))
 
-        // Every event, every example query and every report: the same as the store pushed at version 2.
+        // Every event, every example query and every report: the same as the store pushed at the latest version.
         let everyEvent = "SELECT * FROM event_log ORDER BY run_id, seq"
         let before = try current.query(everyEvent), after = try versionOne.query(everyEvent)
         #expect(after.rows.count > 1000)
