@@ -124,6 +124,77 @@ struct RecorderTests {
         }
     }
 
+    @Test("events handed over in chunks keep their order around markers, count in progress before the hand-over, and the partial chunk reaches the writer at close")
+    func chunkedHandOver() throws {
+        let buffer = EventBuffer(capacity: 65_536)
+        func event(_ i: Int, _ component: String = "C") -> Event {
+            Event(kind: .create, component: component, strategy: "s", repeatIndex: 0, instance: i,
+                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0)
+        }
+        let first = EventBuffer.chunkSize + 7
+        for i in 0..<first { try buffer.push(event(i)) }
+        try buffer.push(marker: .step("second"))
+        for i in first..<(first + 5) { try buffer.push(event(i, "D")) }
+        // Five events wait in the producers' chunk: the progress display counts them already.
+        let progress = buffer.progress
+        #expect(progress.events == first + 5)
+        #expect(progress.created == first + 5)
+        #expect(progress.component == "D")
+        buffer.close()
+        var items: [BufferedItem] = []
+        while true {
+            let batch = buffer.popBatch(limit: 100)
+            if batch.isEmpty { break }
+            items += batch
+        }
+        var order: [String] = []
+        for item in items {
+            switch item {
+            case .event(let seq, let e): order.append("\(seq):\(e.instance)")
+            case .step(let name): order.append(name)
+            default: order.append("?")
+            }
+        }
+        #expect(order == (0..<first).map { "\($0):\($0)" } + ["second"] + (first..<(first + 5)).map { "\($0):\($0)" })
+    }
+
+    @Test("two threads recording at once lose no event and get distinct places in the order")
+    func twoProducers() throws {
+        let buffer = EventBuffer(capacity: 512)
+        let received = CollectingSink()
+        let seqs = SeqLog()
+        let consumed = DispatchSemaphore(value: 0)
+        let consumer = Thread {
+            while true {
+                let batch = buffer.popBatch(limit: 1000)
+                if batch.isEmpty { break }
+                for case .event(let seq, let event) in batch {
+                    seqs.values.append(seq)
+                    try? received.record(event)
+                }
+            }
+            consumed.signal()
+        }
+        consumer.start()
+        let perThread = 20_000
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for i in 0..<perThread {
+                try? buffer.push(Event(kind: .hit, component: "C", strategy: "s", repeatIndex: thread, instance: i,
+                                       allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+            }
+        }
+        buffer.close()
+        consumed.wait()
+        #expect(buffer.accepted == Int64(2 * perThread))
+        // The writer gets the events in the order of their places (seq), none twice.
+        #expect(seqs.values == (0..<Int64(2 * perThread)).map { $0 })
+        for thread in 0..<2 {
+            // Each thread's events arrive in the order that thread recorded them.
+            #expect(received.events.filter { $0.repeatIndex == thread }.map(\.instance) == Array(0..<perThread))
+        }
+        #expect(buffer.sawSeveralRepeats)
+    }
+
     @Test("every event kind round-trips through the recorder")
     func allKinds() throws {
         let temp = try TemporaryDatabase()
@@ -183,4 +254,9 @@ struct EventKindTests {
         let table = try db.rows("SELECT kind_id, name FROM event_kinds ORDER BY kind_id")
         #expect(table == EventKind.allCases.map { [.integer($0.code), .text($0.rawValue)] })
     }
+}
+
+/// The places the consumer thread of a test saw, read after it signalled.
+private final class SeqLog: @unchecked Sendable {
+    var values: [Int64] = []
 }

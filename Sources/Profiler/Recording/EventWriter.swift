@@ -54,18 +54,21 @@ struct EventWriter {
             defer { try? db.execute("PRAGMA foreign_keys = ON") }
             var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart)
             while true {
-                let batch = buffer.popBatch(limit: Recorder.batchSize)
-                if batch.isEmpty { break }
+                let chunks = buffer.popChunks(limit: Recorder.batchSize)
+                if chunks.isEmpty { break }
                 try db.transaction {
-                    for item in batch { try writer.write(item) }
+                    for chunk in chunks {
+                        for item in chunk { try writer.write(item) }
+                    }
                     try writer.flush()
                 }
+                buffer.recycle(consume chunks)
             }
             return writer.series.stats
         } catch {
             buffer.fail(error)
             // Keep draining so a waiting producer is released; its next push throws.
-            while !buffer.popBatch(limit: Recorder.batchSize).isEmpty {}
+            while !buffer.popChunks(limit: Recorder.batchSize).isEmpty {}
             return []
         }
     }
