@@ -9,14 +9,9 @@ extension RunReport {
     public static func load(_ run: RunInfo, measure: ByteMeasure, catalog: ReportCatalog,
                             from db: any SQLRowSource) throws -> RunReport {
         let declaration = try catalog.declaration(of: run)
-        let byMeasure = declaration.byMeasure
-        let sql = "SELECT * FROM \(declaration.view) WHERE run_id = ?" + (byMeasure ? " AND bytes_measure = ?" : "")
-        let values: [SQLValue] = byMeasure ? [.text(run.runID), .text(measure.rawValue)] : [.text(run.runID)]
-        let result = try db.table(sql, values)
-        let keep = result.columns.enumerated().filter { !runColumns.contains($0.element) }
-        let rows = result.rows.map { row in keep.map { row[$0.offset] } }
-        let table = neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows))
-        return RunReport(run: run, declaration: declaration, measure: byMeasure ? measure : nil, table: table)
+        let table = try tablesByRun([run.runID], of: declaration, measure: measure, in: db)[run.runID]
+        return RunReport(run: run, declaration: declaration, measure: declaration.byMeasure ? measure : nil,
+                         table: table ?? ResultTable(columns: [], rows: []))
     }
 
     /// The reports of many runs, in their order: the same rows as `load` run by run, with
@@ -26,14 +21,14 @@ extension RunReport {
     public static func load(_ runs: [RunInfo], measure: ByteMeasure, catalog: ReportCatalog,
                             from db: any SQLRowSource, chunkSize: Int = 500) throws -> [RunReport] {
         let declarations = try runs.map { try catalog.declaration(of: $0) }
+        let chunk = max(1, chunkSize)
         var tables: [String: ResultTable] = [:]
-        var done: Set<String> = []
-        for declaration in declarations where !done.contains(declaration.name) {
-            done.insert(declaration.name)
-            let ids = zip(runs, declarations).filter { $0.1.name == declaration.name }.map(\.0.runID)
-            for start in stride(from: 0, to: ids.count, by: max(1, chunkSize)) {
-                let chunk = Array(ids[start..<min(ids.count, start + max(1, chunkSize))])
-                for (runID, table) in try tablesByRun(chunk, of: declaration, measure: measure, in: db) { tables[runID] = table }
+        for group in Dictionary(grouping: zip(runs, declarations), by: { $0.1.name }).values {
+            guard let declaration = group.first?.1 else { continue }
+            let ids = group.map(\.0.runID)
+            for start in stride(from: 0, to: ids.count, by: chunk) {
+                let some = Array(ids[start..<min(ids.count, start + chunk)])
+                tables.merge(try tablesByRun(some, of: declaration, measure: measure, in: db)) { _, new in new }
             }
         }
         return zip(runs, declarations).map { run, declaration in
