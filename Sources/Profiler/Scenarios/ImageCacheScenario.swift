@@ -25,8 +25,6 @@ public struct ImageCacheScenario: Scenario {
     public let report = ReportDeclaration(
         name: "image-cache", view: "cache_report",
         summary: "Lookups, what is live while shown, what stays after release and after the idle turn, savings against `no-cache` while shown, and the sweep's work.",
-        // metric_summary is read once (pivoted by name) and joined, not in a subquery per
-        // row and metric: that was evaluated again for every row the view returns.
         query: """
             WITH lookups AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
@@ -42,14 +40,6 @@ public struct ImageCacheScenario: Scenario {
                        MAX(CASE WHEN step = 'release' THEN live_bytes END) AS after_release,
                        MAX(CASE WHEN step = 'idle' THEN live_bytes END) AS after_idle
                 FROM sample_summary GROUP BY run_key, strategy
-            ),
-            sweeping AS (
-                SELECT run_key, strategy,
-                       MAX(CASE WHEN name = 'sweeps' THEN value END) AS sweeps,
-                       MAX(CASE WHEN name = 'sweeps_skipped' THEN value END) AS sweeps_skipped,
-                       MAX(CASE WHEN name = 'sweep_ns' THEN value END) AS sweep_ns
-                FROM metric_summary WHERE name IN ('sweeps', 'sweeps_skipped', 'sweep_ns')
-                GROUP BY run_key, strategy
             )
             SELECT l.run_id, l.strategy,
                    l.hits / l.repeats AS hits,
@@ -61,12 +51,12 @@ public struct ImageCacheScenario: Scenario {
                    CAST(b.shown - v.shown AS INTEGER) AS saved_bytes,
                    ROUND(100.0 * (b.shown - v.shown) / NULLIF(b.shown, 0), 2) AS savings_pct,
                    l.evictions / l.repeats AS evictions,
-                   w.sweeps AS sweeps, w.sweeps_skipped AS sweeps_skipped,
-                   ROUND(w.sweep_ns / 1e6, 3) AS sweep_ms
+                   (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps') AS sweeps,
+                   (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps_skipped') AS sweeps_skipped,
+                   ROUND((SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweep_ns') / 1e6, 3) AS sweep_ms
             FROM lookups l
             JOIN live v ON v.run_key = l.run_key AND v.strategy = l.strategy
             LEFT JOIN live b ON b.run_key = l.run_key AND b.strategy = 'no-cache'
-            LEFT JOIN sweeping w ON w.run_key = l.run_key AND w.strategy = l.strategy
             ORDER BY l.run_key, l.ordinal
             """,
         columns: [

@@ -36,8 +36,6 @@ public struct LazyListScenario: Scenario {
     public let report = ReportDeclaration(
         name: "lazy-list", view: "list_report",
         summary: "Rows created and realized (at the top and in all), the most rows visible, peak live bytes, live bytes once scrolled back to the top, nested state lost, pages loaded.",
-        // metric_summary is read once (pivoted by name) and joined, not in a subquery per
-        // row and metric: that was evaluated again for every row the view returns.
         query: """
             WITH counts AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
@@ -52,28 +50,19 @@ public struct LazyListScenario: Scenario {
                 SELECT run_key, strategy, MAX(peak_bytes) AS peak,
                        MAX(CASE WHEN step = 'scroll-up' THEN live_bytes END) AS back_at_top
                 FROM sample_summary GROUP BY run_key, strategy
-            ),
-            counted AS (
-                SELECT run_key, strategy,
-                       MAX(CASE WHEN name = 'max_visible' THEN value END) AS max_visible,
-                       MAX(CASE WHEN name = 'nested_state_resets' THEN value END) AS nested_state_resets,
-                       MAX(CASE WHEN name = 'pages_loaded' THEN value END) AS pages_loaded
-                FROM metric_summary WHERE name IN ('max_visible', 'nested_state_resets', 'pages_loaded')
-                GROUP BY run_key, strategy
             )
             SELECT c.run_id, c.strategy,
                    c.created / c.repeats AS rows_created,
                    c.created_at_top / c.repeats AS rows_created_at_top,
                    c.realized / c.repeats AS realizations,
                    c.realized_at_top / c.repeats AS rows_realized_at_top,
-                   CAST(m.max_visible AS INTEGER) AS max_visible,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'max_visible') AS INTEGER) AS max_visible,
                    v.peak AS peak_live_bytes,
                    CAST(v.back_at_top AS INTEGER) AS live_bytes_back_at_top,
-                   CAST(m.nested_state_resets AS INTEGER) AS nested_state_resets,
-                   CAST(m.pages_loaded AS INTEGER) AS pages_loaded
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'nested_state_resets') AS INTEGER) AS nested_state_resets,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'pages_loaded') AS INTEGER) AS pages_loaded
             FROM counts c
             JOIN live v ON v.run_key = c.run_key AND v.strategy = c.strategy
-            LEFT JOIN counted m ON m.run_key = c.run_key AND m.strategy = c.strategy
             ORDER BY c.run_key, c.ordinal
             """,
         columns: [

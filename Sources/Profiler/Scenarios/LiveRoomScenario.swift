@@ -26,8 +26,6 @@ public struct LiveRoomScenario: Scenario {
     public let report = ReportDeclaration(
         name: "live-room", view: "live_room_report",
         summary: "The whole page's bytes per strategy (every panel's create and realize), panels opened, and for `lazy` `break_even_pct` (NULL, printed `never`, when the containers alone cost as much as the eager page) next to `realized_pct`.",
-        // metric_summary is read once (pivoted by name) and joined, not in a subquery per
-        // row and metric: that was evaluated again for every row the view returns.
         query: """
             WITH totals AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal,
@@ -35,26 +33,20 @@ public struct LiveRoomScenario: Scenario {
                        SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) / MAX(repeats) AS created_bytes
                 FROM step_summary WHERE report = 'live-room'
                 GROUP BY run_key, strategy
-            ),
-            inputs AS (
-                SELECT run_key, strategy,
-                       MAX(CASE WHEN name = 'panels' THEN value END) AS panels,
-                       MAX(CASE WHEN name = 'opened' THEN value END) AS opened
-                FROM metric_summary WHERE name IN ('panels', 'opened')
-                GROUP BY run_key, strategy
             )
             SELECT t.run_id, t.strategy,
-                   CAST(i.panels AS INTEGER) AS panels,
-                   CAST(i.opened AS INTEGER) AS opened,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels') AS INTEGER) AS panels,
+                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened') AS INTEGER) AS opened,
                    t.page_bytes,
                    e.page_bytes - t.page_bytes AS saved_bytes,
                    ROUND(100.0 * (e.page_bytes - t.page_bytes) / NULLIF(e.page_bytes, 0), 2) AS savings_pct,
                    CASE WHEN t.strategy = 'lazy' AND t.created_bytes < e.page_bytes
                         THEN ROUND(100.0 * (1 - CAST(t.created_bytes AS REAL) / e.page_bytes), 2) END AS break_even_pct,
-                   CASE WHEN t.strategy = 'lazy' THEN ROUND(100.0 * i.opened / i.panels, 2) END AS realized_pct
+                   CASE WHEN t.strategy = 'lazy' THEN ROUND(100.0 *
+                       (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened')
+                       / (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels'), 2) END AS realized_pct
             FROM totals t
             LEFT JOIN totals e ON e.run_key = t.run_key AND e.strategy = 'eager'
-            LEFT JOIN inputs i ON i.run_key = t.run_key AND i.strategy = t.strategy
             ORDER BY t.run_key, t.ordinal
             """,
         columns: [
