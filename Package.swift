@@ -149,7 +149,10 @@ let package = Package(
         .target(name: "CBenchLoops", dependencies: ["CSQLite", "CAllocationHooks"]),
         .executableTarget(
             name: "profctl-bench",
-            dependencies: ["Profiler", "CBenchLoops", "CSQLite", "CAllocationHooks"]
+            dependencies: [
+                "Profiler", "CBenchLoops", "CSQLite", "CAllocationHooks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The same malloc/free loop without profctl's hooks: what heaptrack is measured on.
         .executableTarget(name: "malloc-loop"),

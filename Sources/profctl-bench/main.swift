@@ -1,124 +1,170 @@
 // profctl-bench: what the measuring machinery costs, each figure against a baseline
 // measured in the same run (machines here are noisy; absolute figures are context).
-//
-//   swift run -c release profctl-bench [--quick] [--json FILE] [--skip-scale] [--only SECTION]
-//   profctl-bench --hook-loop MODE PAIRS SIZE   (for callgrind: scripts/hook-instructions)
-//   profctl-bench --fixed-cost-loop RUNS         (for perf record: the fixed cost of a run, RUNS times)
-//   profctl-bench --record-loop INSTANCES        (for perf record: lazy-container bare, then recorded)
+import ArgumentParser
 import CAllocationHooks
 import Foundation
 import Profiler
 
-let arguments = CommandLine.arguments
-if arguments.count == 4, arguments[1] == "--write-synthetic", let count = Int(arguments[2]) {
-    do { try AtScale.writeSynthetic(count: count, path: arguments[3]); exit(0) } catch {
-        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
-        exit(1)
-    }
+/// The sections of the benchmark, in the order a full run measures them.
+enum BenchSection: String, CaseIterable, ExpressibleByArgument {
+    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale
 }
 
-if arguments.count == 5, arguments[1] == "--hook-loop", let pairs = UInt64(arguments[3]), let size = Int(arguments[4]) {
-    do { try HookLoop.run(mode: arguments[2], pairs: pairs, size: size); exit(0) } catch {
-        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
-        exit(64)
-    }
-}
+struct ProfctlBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profctl-bench",
+        abstract: "Measures what profctl's hooks, recorder and store cost, each figure against a baseline from the same run.",
+        discussion: """
+            A full run takes several minutes and prints one table: section, metric, baseline, \
+            value, ratio, the target from issue 16 and whether it is met. Compare ratios, not \
+            absolute figures: wall times on a shared machine move by 30 % and more. Progress \
+            goes to stderr. The loop modes run one part once, for callgrind or perf.
 
-// `--fixed-cost-loop RUNS`: records RUNS one-event runs into one database and prints the
-// median wall and CPU milliseconds, for profiling the fixed cost (perf record, strace).
-if arguments.count == 3, arguments[1] == "--fixed-cost-loop", let runs = Int(arguments[2]), runs > 0 {
-    do {
+            EXAMPLES:
+              swift build -c release --product malloc-loop
+              swift build -c release --product profctl-bench
+              .build/release/profctl-bench --quick --skip-scale --json /tmp/bench.json
+              .build/release/profctl-bench --only fixed-cost
+              .build/release/profctl-bench --record-loop 2000
+              .build/release/profctl-bench --hook-loop full-region 100000 32
+            """)
+
+    @Flag(help: "Fewer rounds and smaller sizes: a smoke run of every section (what CI runs).")
+    var quick = false
+
+    @Flag(help: "Leave out the databases-at-scale section (it writes 10M events, about a minute).")
+    var skipScale = false
+
+    @Option(help: ArgumentHelp("Run one section only.", valueName: "section"))
+    var only: BenchSection?
+
+    @Option(help: ArgumentHelp("Also write the figures as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Run PAIRS malloc(SIZE)/free pairs in one MODE and exit (for callgrind; see scripts/hook-instructions).",
+                               valueName: "mode pairs size"))
+    var hookLoop: [String] = []
+
+    @Option(help: ArgumentHelp("Record RUNS one-event runs into one database and print the median fixed cost (for perf, strace).",
+                               valueName: "runs"))
+    var fixedCostLoop: Int?
+
+    @Option(help: ArgumentHelp("Run lazy-container with INSTANCES instances bare, then recorded, and print both times (for perf).",
+                               valueName: "instances"))
+    var recordLoop: Int?
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Write COUNT synthetic events to PATH and print its size in KiB (the scale section runs this).",
+                               valueName: "count path"))
+    var writeSynthetic: [String] = []
+
+    /// The loop modes are alternatives to a benchmark run and to each other.
+    func validate() throws {
+        let modes = [!hookLoop.isEmpty, fixedCostLoop != nil, recordLoop != nil, !writeSynthetic.isEmpty].filter { $0 }.count
+        if modes > 1 {
+            throw ValidationError("--hook-loop, --fixed-cost-loop, --record-loop and --write-synthetic each run alone; give one of them.")
+        }
+        if modes == 1 && (quick || skipScale || only != nil || json != nil) {
+            throw ValidationError("--quick, --skip-scale, --only and --json apply to a benchmark run, not to a loop mode.")
+        }
+        if !hookLoop.isEmpty {
+            guard hookLoop.count == 3, HookLoop.modes.contains(hookLoop[0]), UInt64(hookLoop[1]) != nil,
+                  let size = Int(hookLoop[2]), size >= 0 else {
+                throw ValidationError("--hook-loop takes MODE PAIRS SIZE, e.g. '--hook-loop full-region 100000 32'; modes: \(HookLoop.modes.joined(separator: ", ")).")
+            }
+        }
+        if let runs = fixedCostLoop, runs < 1 { throw ValidationError("--fixed-cost-loop takes a number of runs of at least 1.") }
+        if let count = recordLoop, count < 1 { throw ValidationError("--record-loop takes a number of instances of at least 1.") }
+        if !writeSynthetic.isEmpty {
+            guard writeSynthetic.count == 2, let count = Int(writeSynthetic[0]), count >= 0 else {
+                throw ValidationError("--write-synthetic takes COUNT PATH, e.g. '--write-synthetic 1000000 /tmp/scale.sqlite'.")
+            }
+        }
+    }
+
+    func run() throws {
+        if hookLoop.count == 3, let pairs = UInt64(hookLoop[1]), let size = Int(hookLoop[2]) {
+            return try HookLoop.run(mode: hookLoop[0], pairs: pairs, size: size)
+        }
+        if writeSynthetic.count == 2, let count = Int(writeSynthetic[0]) {
+            return try AtScale.writeSynthetic(count: count, path: writeSynthetic[1])
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cost = try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCost(rounds: runs)
-        print("fixed cost per run: \(cost.wall) ms wall, \(cost.cpu) ms CPU (median of \(runs))")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
-        exit(1)
+        if let runs = fixedCostLoop {
+            let cost = try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCost(rounds: runs)
+            print("fixed cost per run: \(cost.wall) ms wall, \(cost.cpu) ms CPU (median of \(runs))")
+            return
+        }
+        if let count = recordLoop {
+            let endToEnd = EndToEnd(instances: [], bytesInstances: 0, folder: folder)
+            let bare = try endToEnd.bare(count)
+            let run = try endToEnd.recorded(count, into: folder.appendingPathComponent("record-loop.sqlite").path)
+            print(String(format: "bare %.1f ms, recorded %.1f ms (%.2fx), %.0f events/s",
+                         bare * 1000, run.seconds * 1000, run.seconds / bare, Double(run.events) / run.seconds))
+            return
+        }
+        try benchmark(folder: folder)
+    }
+
+    private func wanted(_ section: BenchSection) -> Bool { only == nil || only == section }
+
+    private func progress(_ text: String) { FileHandle.standardError.write(Data("profctl-bench: \(text)\n".utf8)) }
+
+    private func benchmark(folder: URL) throws {
+        let rounds = quick ? 3 : 7
+        let loop = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("malloc-loop").path
+        var figures: [Figure] = []
+        if wanted(.hooks) {
+            progress("hook cost")
+            figures += try HookCost(pairs: quick ? 400_000 : 4_000_000, rounds: rounds).figures(loop: loop)
+        }
+        if wanted(.scenarios) {
+            progress("scenario slowdown")
+            figures += try ScenarioSlowdown(rounds: rounds, folder: folder, quick: quick).figures()
+        }
+        if only == .fixedCost {
+            figures += try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCostFigures()
+        }
+        if wanted(.endToEnd) {
+            progress("end to end")
+            figures += try EndToEnd(instances: quick ? [1000, 10_000] : [1000, 100_000], bytesInstances: quick ? 1000 : 5000,
+                                    folder: folder).figures()
+        }
+        if wanted(.ingest) {
+            progress("ingest")
+            figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
+        }
+        if wanted(.scale) && !skipScale {
+            progress("databases at scale")
+            figures += try AtScale(sizes: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000], folder: folder).figures()
+        }
+        print("profctl-bench: \(RunEnvironment.buildConfiguration) build, \(rounds) rounds, median; \(ProcessInfo.processInfo.activeProcessorCount) cores; usable sizes from chunk headers: \(profctl_hooks_header_usable_size() != 0)")
+        print("")
+        print(TableRenderer().render(Self.table(figures)), terminator: "")
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(figures).write(to: URL(fileURLWithPath: json))
+            progress("wrote \(json)")
+        }
+    }
+
+    private static func table(_ figures: [Figure]) -> ResultTable {
+        func text(_ v: Double?) -> SQLValue {
+            guard let v else { return .text("-") }
+            return .text(v >= 100 ? String(format: "%.0f", v) : String(format: "%.2f", v))
+        }
+        return ResultTable(
+            columns: ["section", "metric", "baseline", "baseline value", "value", "unit", "ratio", "target", "met"],
+            rows: figures.map { f in
+                [.text(f.section), .text(f.metric), .text(f.baseline), text(f.baselineValue), text(f.value), .text(f.unit),
+                 f.ratio.map { .text(String(format: "%.2fx", $0)) } ?? .text("-"), .text(f.target ?? "-"),
+                 .text(f.met.map { $0 ? "yes" : "NO" } ?? "-")]
+            })
     }
 }
 
-// `--record-loop INSTANCES`: lazy-container bare, then recorded, once each, printing both
-// times, for profiling the recorder's per-instance path (perf record).
-if arguments.count == 3, arguments[1] == "--record-loop", let count = Int(arguments[2]), count > 0 {
-    do {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let endToEnd = EndToEnd(instances: [], bytesInstances: 0, folder: folder)
-        let bare = try endToEnd.bare(count)
-        let run = try endToEnd.recorded(count, into: folder.appendingPathComponent("record-loop.sqlite").path)
-        print("bare \(bare * 1000) ms, recorded \(run.seconds * 1000) ms (\(run.seconds / bare)x), \(Int(Double(run.events) / run.seconds)) events/s")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("profctl-bench: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
-let quick = arguments.contains("--quick")
-/// `--only SECTION` (hooks, scenarios, end-to-end, fixed-cost, ingest, scale): one section, for iterating on it.
-let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-func wanted(_ section: String) -> Bool { only == nil || only == section }
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-let rounds = quick ? 3 : 7
-
-func progress(_ text: String) { FileHandle.standardError.write(Data("profctl-bench: \(text)\n".utf8)) }
-
-do {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-bench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let loop = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("malloc-loop").path
-
-    var figures: [Figure] = []
-    if wanted("hooks") {
-        progress("hook cost")
-        figures += try HookCost(pairs: quick ? 400_000 : 4_000_000, rounds: rounds).figures(loop: loop)
-    }
-    if wanted("scenarios") {
-        progress("scenario slowdown")
-        figures += try ScenarioSlowdown(rounds: rounds, folder: folder, quick: quick).figures()
-    }
-    if only == "fixed-cost" {
-        figures += try EndToEnd(instances: [], bytesInstances: 0, folder: folder).fixedCostFigures()
-    }
-    if wanted("end-to-end") {
-        progress("end to end")
-        figures += try EndToEnd(instances: quick ? [1000, 10_000] : [1000, 100_000], bytesInstances: quick ? 1000 : 5000,
-                                folder: folder).figures()
-    }
-    if wanted("ingest") {
-        progress("ingest")
-        figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
-    }
-    if wanted("scale") && !arguments.contains("--skip-scale") {
-        progress("databases at scale")
-        figures += try AtScale(sizes: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000], folder: folder).figures()
-    }
-
-    func text(_ v: Double?) -> SQLValue {
-        guard let v else { return .text("-") }
-        return .text(v >= 100 ? String(format: "%.0f", v) : String(format: "%.2f", v))
-    }
-    print("profctl-bench: \(RunEnvironment.buildConfiguration) build, \(rounds) rounds, median; \(ProcessInfo.processInfo.activeProcessorCount) cores; usable sizes from chunk headers: \(profctl_hooks_header_usable_size() != 0)")
-    print("")
-    print(TableRenderer().render(ResultTable(
-        columns: ["section", "metric", "baseline", "baseline value", "value", "unit", "ratio", "target", "met"],
-        rows: figures.map { f in
-            [.text(f.section), .text(f.metric), .text(f.baseline), text(f.baselineValue), text(f.value), .text(f.unit),
-             f.ratio.map { .text(String(format: "%.2fx", $0)) } ?? .text("-"), .text(f.target ?? "-"),
-             .text(f.met.map { $0 ? "yes" : "NO" } ?? "-")]
-        })), terminator: "")
-    if let jsonPath {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(figures).write(to: URL(fileURLWithPath: jsonPath))
-        progress("wrote \(jsonPath)")
-    }
-} catch {
-    FileHandle.standardError.write(Data("profctl-bench: error: \(error)\n".utf8))
-    exit(1)
-}
+ProfctlBench.main()
