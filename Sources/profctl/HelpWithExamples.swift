@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ProfilerCLI
 
 /// A command whose help ends with examples. ArgumentParser prints a command's
@@ -20,6 +21,11 @@ extension Profctl {
                 print(help)
                 Self.exit()
             }
+            // A misspelt option's value can fail validation first: name the option instead.
+            if exitCode(for: error) == .validationFailure, let unknown = UnknownOption.first(in: arguments) {
+                FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
+                Self.exit(withError: ExitCode.validationFailure)
+            }
             Self.exit(withError: error)
         }
     }
@@ -34,14 +40,15 @@ extension Profctl {
         return text.trimmingTrailingNewlines() + "\n\nEXAMPLES:\n" + section
     }
 
-    /// The subcommand the arguments name (`profctl record --help`, `profctl help record`).
+    /// The (nested) subcommand the arguments name (`profctl record --help`, `profctl help
+    /// record`, `profctl baseline set --help`).
     private static func command(named arguments: [String]) -> (any Exemplified.Type)? {
+        var command: ParsableCommand.Type = Profctl.self
         for argument in arguments where !argument.hasPrefix("-") {
-            if let match = configuration.subcommands.first(where: { $0._commandName == argument }) {
-                return match as? any Exemplified.Type
-            }
+            guard let match = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { continue }
+            command = match
         }
-        return nil
+        return command == Profctl.self ? nil : command as? any Exemplified.Type
     }
 }
 

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Profiler
 import ProfilerCLI
@@ -26,19 +25,7 @@ public protocol SharedStore: Sendable {
 public enum ProfctlEntry {
     public static func main(sharedStore: (any SharedStore)?) {
         SharedStoreLink.install(sharedStore)
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        do {
-            var command = try Profctl.parseAsRoot(arguments)
-            try command.run()
-        } catch {
-            // A misspelt option's value can fail validation first: name the option instead.
-            if Profctl.exitCode(for: error) == .validationFailure,
-               let unknown = UnknownOption.first(in: arguments) {
-                FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
-                Profctl.exit(withError: ExitCode.validationFailure)
-            }
-            Profctl.exit(withError: error)
-        }
+        Profctl.main()
     }
 }
 
