@@ -10,6 +10,14 @@ public struct DatabaseOptions: ParsableArguments {
         "The database file (default: $PROFCTL_DB, else ./\(ProfileStore.defaultPath)).", valueName: "path"))
     public var explicitPath: String?
 
+    /// An empty --db (`--db "$UNSET"` in a script) would open SQLite's temporary database,
+    /// which is deleted on close: a record would report success and keep nothing.
+    public func validate() throws {
+        if explicitPath?.isEmpty == true {
+            throw ValidationError("--db is empty: give the database file (or leave --db out for $PROFCTL_DB, else ./\(ProfileStore.defaultPath))")
+        }
+    }
+
     /// --db, else PROFCTL_DB, else ./profile.sqlite.
     public var path: String {
         if let explicitPath { return explicitPath }

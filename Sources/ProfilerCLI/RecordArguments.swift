@@ -91,7 +91,10 @@ public struct RecordArguments: ParsableArguments {
             options.parameters[spec.name] = value
             flags[spec.name] = { expected, _ in "--set \(setting): \(spec.name) must be \(expected)" }
         }
-        if let strategies { options.strategies = strategies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        if let strategies {
+            options.strategies = strategies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            flags["strategies"] = { expected, _ in "--strategies '\(strategies)' names no strategy: give \(expected), comma-separated" }
+        }
         do {
             return RecordPlan(scenario: scenario, resolved: try scenario.resolve(options), argument: argument)
         } catch ScenarioError.invalidValue(let name, let value, let expected) {

@@ -35,6 +35,7 @@ struct Export: ParsableCommand, Exemplified {
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func validate() throws {
+        try OutputPath.validate(output)
         if format == .pprof, store.url != nil {
             // push copies runs without their sites (docs/fleet.md), so the store has none to export.
             throw ValidationError("--format pprof reads allocation sites, which the PostgreSQL store does not hold: "

@@ -40,6 +40,10 @@ struct Report: ParsableCommand, Exemplified {
     @Option(help: "For savings reports: requested (what the code asked malloc for) or usable (what malloc handed back).")
     var bytes = ByteMeasure.requested
 
+    func validate() throws {
+        try OutputPath.validate(output)
+    }
+
     func run() throws {
         try reportingStoreErrors {
             let db = try store.open(database)

@@ -97,6 +97,11 @@ extension Scenario {
             values[name] = valid
         }
         let chosen = options.strategies ?? strategies
+        // An empty choice would record a run with no events and call it complete.
+        guard !chosen.isEmpty else {
+            throw ScenarioError.invalidValue("strategies", value: "none",
+                                             expected: "at least one of \(strategies.joined(separator: ", "))")
+        }
         for strategy in chosen where !strategies.contains(strategy) {
             throw ScenarioError.unknownStrategy(strategy, scenario: name, known: strategies)
         }

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// Where `-o/--output` writes, checked before any work is done: a report or an export
+/// never replaces a SQLite database (the one being read, or any other: `report -o
+/// profile.sqlite` used to overwrite the runs with HTML and exit 0), and a folder that
+/// does not exist is named instead of surfacing as a Foundation error.
+public enum OutputPath {
+    public static func validate(_ path: String?) throws {
+        guard let path else { return }
+        guard !path.isEmpty else {
+            throw ValidationError("-o/--output is empty: give a file to write, or leave it out to print to stdout")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                throw ValidationError("-o \(path) is a folder: give a file inside it, for example \(path)/report.html")
+            }
+            if isSQLiteDatabase(path) {
+                throw ValidationError("-o \(path) is a SQLite database: profctl does not overwrite a database with its output; choose another file")
+            }
+            return
+        }
+        // The folder as the user wrote it (relative stays relative), "." for a bare name.
+        let written = (path as NSString).deletingLastPathComponent
+        let folder = written.isEmpty ? "." : written
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("-o \(path): the folder \(folder) does not exist; create it first (mkdir -p \(folder))")
+        }
+    }
+
+    /// True when the file starts with SQLite's 16-byte header.
+    static func isSQLiteDatabase(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header == Data("SQLite format 3\u{0}".utf8)
+    }
+}
