@@ -80,6 +80,20 @@ struct SitesProcessTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
     }
 
+    @Test("run from PATH (argv[0] a bare name), sites still name the user's functions, not swift_slowAlloc")
+    func recordedFromPath() throws {
+        let folder = try TemporaryFolder()
+        let path = ProfctlProcess.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let record = try ProfctlProcess.run(executable: env, ["profctl", "record", "lazy-container", "--instances", "10", "--sites", "--quiet"],
+                                            environment: ["PATH": path], in: folder.url)
+        #expect(record.status == 0, "\(record.stderr)")
+        let sites = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--format", "csv"], in: folder.url)
+        #expect(sites.status == 0, "\(sites.stderr)")
+        #expect(sites.stdout.contains("ProfilerCatalog.Label.__allocating_init"), "\(sites.stdout)")
+        #expect(!sites.stdout.contains("swift_slowAlloc"), "\(sites.stdout)")
+    }
+
     @Test("profctl sites: a table that sums to the report, filters checked by name (exit 64 with the choices), a tree")
     func sitesCommand() throws {
         let folder = try TemporaryFolder()

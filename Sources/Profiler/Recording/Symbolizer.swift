@@ -37,7 +37,7 @@ struct Symbolizer {
                 cache[address] = SiteFrame(module: "", function: "0x" + String(address, radix: 16))
                 continue
             }
-            let module = modulePointer.map { String(cString: $0) } ?? ""
+            let module = Self.resolvedModule(modulePointer.map { String(cString: $0) } ?? "")
             let offset = address &- base
             var function = "0x" + String(offset, radix: 16)
             if let name = symbolPointer { function = Self.demangle(String(cString: name)) }
@@ -56,6 +56,23 @@ struct Symbolizer {
             }
         }
     }
+
+    /// glibc's dladdr names the main program by its argv[0]: a bare `profctl` when it was
+    /// run from PATH, which llvm-symbolizer cannot open (every site folded into
+    /// swift_slowAlloc). The main program is named by /proc/self/exe instead, as a library
+    /// is by its full path.
+    static func resolvedModule(_ module: String) -> String {
+        guard let argument = CommandLine.unsafeArgv[0].map({ String(cString: $0) }), module == argument,
+              let executable = mainExecutable else { return module }
+        return executable
+    }
+
+    /// This process's executable, symbolic links resolved.
+    static let mainExecutable: String? = {
+        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }()
 
     func frame(_ address: UInt) -> SiteFrame {
         cache[address] ?? SiteFrame(module: "", function: "0x" + String(address, radix: 16))
