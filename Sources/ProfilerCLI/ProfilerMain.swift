@@ -17,7 +17,18 @@ public enum ProfilerMain {
     public static func run(scenarios: [any Scenario], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         ProcessSetup.prepare()
         UserRecord.scenarios = scenarios
-        UserRecord.main(arguments)
+        do {
+            var command = try UserRecord.parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            // A misspelt option's value can fail validation first: name the option instead.
+            if UserRecord.exitCode(for: error) == .validationFailure,
+               let unknown = UnknownOption.first(in: arguments, root: UserRecord.self) {
+                FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
+                UserRecord.exit(withError: ExitCode.validationFailure)
+            }
+            UserRecord.exit(withError: error)
+        }
         exit(0)
     }
 }

@@ -22,7 +22,7 @@ extension Profctl {
                 Self.exit()
             }
             // A misspelt option's value can fail validation first: name the option instead.
-            if exitCode(for: error) == .validationFailure, let unknown = UnknownOption.first(in: arguments) {
+            if exitCode(for: error) == .validationFailure, let unknown = UnknownOption.first(in: arguments, root: Profctl.self) {
                 FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
                 Self.exit(withError: ExitCode.validationFailure)
             }

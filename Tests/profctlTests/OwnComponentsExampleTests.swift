@@ -84,4 +84,15 @@ struct OwnComponentsExampleTests {
         #expect(result.stderr.contains("no strategy 'sideways'; its strategies: eager, lazy, lazy-realized, cached"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("components.sqlite").path))
     }
+
+    @Test("a misspelt option is named with the closest one, not taken for a scenario name")
+    func misspeltOption() throws {
+        let folder = try TemporaryFolder()
+        let result = try ProfctlProcess.run(executable: OwnComponentsExample.binary,
+                                            ["--db", "components.sqlite", "--instancez", "5"], in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Unknown option '--instancez'. Did you mean '--instances'?"), "\(result.stderr)")
+        #expect(result.stderr.contains("See 'own-components-example --help'"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("components.sqlite").path))
+    }
 }

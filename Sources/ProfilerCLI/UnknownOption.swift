@@ -6,24 +6,21 @@ import Foundation
 /// ArgumentParser runs a command's `validate()` before it reports options it does not
 /// know, and a misspelt option's value then reaches `validate()` as a positional
 /// argument: `profctl record lazy-container --instancez 5` said "unknown scenario '5'".
-/// When validation fails, `ProfctlEntry.main` looks for such an option and reports it
-/// instead, as ArgumentParser would have.
-struct UnknownOption: Equatable {
+/// When validation fails, profctl's main and `ProfilerMain` look for such an option and
+/// report it instead, as ArgumentParser would have.
+public struct UnknownOption: Equatable, Sendable {
     /// The option as typed, without any `=value`.
-    let name: String
+    public let name: String
     /// The declared option closest to it, when one is close.
-    let suggestion: String?
-    /// The (sub)command the option was given to.
-    let command: ParsableCommand.Type
-
-    static func == (a: UnknownOption, b: UnknownOption) -> Bool {
-        a.name == b.name && a.suggestion == b.suggestion && a.command == b.command
-    }
+    public let suggestion: String?
+    /// What to print: the option, the suggestion, the command's usage and help pointer.
+    public let message: String
 
     /// The first `--option` in `arguments` (those after the program's name) that the
-    /// profctl command they select does not declare; nil when every one is declared.
-    static func first(in arguments: [String]) -> UnknownOption? {
-        var command: ParsableCommand.Type = Profctl.self
+    /// command they select under `root` does not declare; nil when every one is declared.
+    public static func first<Root: ParsableCommand>(in arguments: [String], root: Root.Type) -> UnknownOption? {
+        var command: ParsableCommand.Type = root
+        var path = [root._commandName]
         var given: [String] = []
         for argument in arguments {
             if argument == "--" { break }
@@ -32,16 +29,22 @@ struct UnknownOption: Equatable {
             } else if given.isEmpty,
                       let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) {
                 command = sub
+                path.append(sub._commandName)
             }
         }
-        let known = declaredOptions(of: command)
-        guard let unknown = given.first(where: { !known.contains($0) }) else { return nil }
-        return UnknownOption(name: unknown, suggestion: closest(to: unknown, among: known), command: command)
+        let known = declaredOptions(in: Root.helpMessage(for: command, includeHidden: true, columns: 10_000))
+        guard let name = given.first(where: { !known.contains($0) }) else { return nil }
+        let suggestion = closest(to: name, among: known)
+        let message = """
+            Error: Unknown option '\(name)'.\(suggestion.map { " Did you mean '\($0)'?" } ?? "")
+            Usage: \(Root.usageString(for: command))
+              See '\(path.joined(separator: " ")) --help' for more information.
+            """
+        return UnknownOption(name: name, suggestion: suggestion, message: message)
     }
 
-    /// Every `--name` the command's help lists, hidden options included.
-    static func declaredOptions(of command: ParsableCommand.Type) -> Set<String> {
-        let help = Profctl.helpMessage(for: command, includeHidden: true, columns: 10_000)
+    /// Every `--name` a help text lists (hidden options included), and ArgumentParser's own.
+    static func declaredOptions(in help: String) -> Set<String> {
         var names: Set<String> = ["--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
         var rest = Substring(help)
         while let start = rest.range(of: "--") {
@@ -69,27 +72,5 @@ struct UnknownOption: Equatable {
             previous = current
         }
         return previous[b.count]
-    }
-
-    /// What profctl prints, in ArgumentParser's words and layout.
-    var message: String {
-        let hint = suggestion.map { " Did you mean '\($0)'?" } ?? ""
-        let names = [Profctl._commandName] + Self.path(to: command, from: Profctl.self).map { $0._commandName }
-        let path = names.joined(separator: " ")
-        return """
-            Error: Unknown option '\(name)'.\(hint)
-            Usage: \(Profctl.usageString(for: command))
-              See '\(path) --help' for more information.
-            """
-    }
-
-    private static func path(to command: ParsableCommand.Type, from root: ParsableCommand.Type) -> [ParsableCommand.Type] {
-        if command == root { return [] }
-        for sub in root.configuration.subcommands {
-            if sub == command { return [sub] }
-            let below = path(to: command, from: sub)
-            if !below.isEmpty { return [sub] + below }
-        }
-        return []
     }
 }
