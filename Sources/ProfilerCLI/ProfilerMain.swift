@@ -22,11 +22,7 @@ public enum ProfilerMain {
             try command.run()
         } catch {
             // A misspelt option's value can fail validation first: name the option instead.
-            if UserRecord.exitCode(for: error) == .validationFailure,
-               let unknown = UnknownOption.first(in: arguments, root: UserRecord.self) {
-                FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
-                UserRecord.exit(withError: ExitCode.validationFailure)
-            }
+            UserRecord.exitOnMistakenName(in: arguments, after: error)
             UserRecord.exit(withError: error)
         }
         exit(0)

@@ -34,6 +34,16 @@ public struct UnknownOption: Equatable, Sendable {
         }
         let known = declaredOptions(in: Root.helpMessage(for: command, includeHidden: true, columns: 10_000))
         guard let name = given.first(where: { !known.contains($0) }) else { return nil }
+        if name.contains(where: \.isWhitespace) {
+            // Not a misspelt option: an argument (SQL with a leading comment, say) that starts with "--".
+            let shown = name.prefix { $0 != "\n" }
+            let message = """
+                Error: '\(shown)\(shown.count < name.count ? "..." : "")' starts with '--', so it was read as an option: \
+                put a lone '--' before it (everything after '--' is an argument), e.g. \(path.joined(separator: " ")) -- '-- note' ...
+                  See '\(path.joined(separator: " ")) --help' for more information.
+                """
+            return UnknownOption(name: name, suggestion: nil, message: message)
+        }
         let suggestion = closest(to: name, among: known)
         let message = """
             Error: Unknown option '\(name)'.\(suggestion.map { " Did you mean '\($0)'?" } ?? "")

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ProfilerCLI
 
 /// A command whose help ends with examples. ArgumentParser prints a command's
@@ -22,10 +21,7 @@ extension Profctl {
                 Self.exit()
             }
             // A misspelt option's value can fail validation first: name the option instead.
-            if exitCode(for: error) == .validationFailure, let unknown = UnknownOption.first(in: arguments, root: Profctl.self) {
-                FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
-                Self.exit(withError: ExitCode.validationFailure)
-            }
+            exitOnMistakenName(in: arguments, after: error)
             Self.exit(withError: error)
         }
     }

@@ -36,4 +36,27 @@ struct UnknownOptionProcessTests {
         #expect(terminated.status == 64)
         #expect(terminated.stderr.contains("unknown scenario '--instancez'"), "\(terminated.stderr)")
     }
+
+    @Test("a misspelt command is named with the closest one and every command there is", arguments: [
+        (["reprot"], "'profctl' has no command 'reprot'. Did you mean 'report'?", "Commands: record, report,"),
+        (["baseline", "st", "main", "--db", "p.sqlite"], "'profctl baseline' has no command 'st'. Did you mean 'set'?", "Commands: set, list, rm"),
+    ])
+    func misspeltCommand(arguments: [String], error: String, commands: String) throws {
+        let folder = try TemporaryFolder()
+        let result = try ProfctlProcess.run(arguments, in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(error), "\(result.stderr)")
+        #expect(result.stderr.contains(commands), "\(result.stderr)")
+        #expect(!result.stderr.contains("--db"), "the command, not an option, is the mistake: \(result.stderr)")
+    }
+
+    @Test("SQL that starts with a '--' comment is not called an unknown option: the fix is a lone '--' before it")
+    func argumentStartingWithDashes() throws {
+        let folder = try TemporaryFolder()
+        let result = try ProfctlProcess.run(["query", "-- the runs\nSELECT 1"], in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'-- the runs...' starts with '--', so it was read as an option: put a lone '--' before it"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("Unknown option"), "\(result.stderr)")
+    }
 }
