@@ -48,7 +48,7 @@ struct Baseline: ParsableCommand, Exemplified {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var store: StoreOptions
-        @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
+        @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
 
         func run() throws {
             try reportingStoreErrors {

@@ -26,7 +26,7 @@ struct Compare: ParsableCommand, Exemplified {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The earlier run (the baseline).") var first: String
     @Argument(help: "The later run.") var second: String
-    @Option(help: "table, markdown, csv or json.") var format = OutputFormat.table
+    @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
 
     func run() throws {
         try reportingStoreErrors {

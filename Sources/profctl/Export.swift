@@ -47,6 +47,7 @@ struct Export: ParsableCommand, Exemplified {
         try reportingStoreErrors {
             let db = try store.open(database)
             let runs = try selection.runs(in: db)
+            try selection.notePassedOver(shown: runs, in: db)
             noteIncomplete(runs)
             if format == .pprof {
                 try writePprof(runs, db)
@@ -68,6 +69,11 @@ struct Export: ParsableCommand, Exemplified {
         if selection.runReference == nil {
             ids = try ids.filter { try SiteQuery.hasSites($0, in: db) }
         }
+        if ids.isEmpty, selection.runReference == nil {
+            // Say so when the file has site runs, just not among the newest: naming one works.
+            let newest = try SiteQuery.run(nil, in: db)
+            throw NoSelectedSiteRun(newest: newest.runID, scenario: newest.scenario)
+        }
         if ids.isEmpty { throw SiteError.noSiteRuns(path: db.storeName) }
         let profile = Data(Pprof.export(try ids.map { try SiteQuery.sites(runID: $0, in: db) }))
         if let output {
@@ -76,5 +82,17 @@ struct Export: ParsableCommand, Exemplified {
         } else {
             FileHandle.standardOutput.write(profile)
         }
+    }
+}
+
+/// export --format pprof without --run: none of the runs it selects (each scenario's
+/// newest complete run) was recorded with --sites, though an older run was.
+struct NoSelectedSiteRun: Error, CustomStringConvertible {
+    let newest: String
+    let scenario: String
+
+    var description: String {
+        "none of the runs selected (each scenario's newest complete run) was recorded with --sites; the newest that was is "
+            + "\(scenario) run \(newest.prefix(8)): profctl export --format pprof --run \(newest.prefix(8))"
     }
 }

@@ -29,7 +29,7 @@ struct Query: ParsableCommand, Exemplified {
     @Argument(help: "One SQL statement.")
     var sql: String
 
-    @Option(help: "table, markdown, csv or json.")
+    @Option(help: "table, markdown, csv, json or html.")
     var format = OutputFormat.table
 
     @Option(parsing: .unconditional, help: "Stop the statement after this many seconds (more than 0).")

@@ -48,6 +48,7 @@ struct Report: ParsableCommand, Exemplified {
         try reportingStoreErrors {
             let db = try store.open(database)
             let runs = try selection.runs(in: db)
+            try selection.notePassedOver(shown: runs, in: db)
             noteIncomplete(runs)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
             let text: String

@@ -27,6 +27,19 @@ struct RunSelection: ParsableArguments {
     }
 }
 
+extension RunSelection {
+    /// Without --run, says on stderr which scenarios' newest runs are not complete and so
+    /// were passed over: an older complete run is shown instead, or none at all.
+    func notePassedOver(shown: [RunInfo], in db: any SQLRowSource) throws {
+        guard runReference == nil else { return }
+        for run in try RunQueries.newestIncomplete(scenario: scenario, in: db) {
+            let instead = shown.first { $0.scenario == run.scenario }
+                .map { "showing its newest complete run \($0.runID.prefix(8)) instead" } ?? "it has no complete run to show"
+            Console.message("profctl: note: \(run.scenario)'s newest run \(run.runID.prefix(8)) is \(run.status); \(instead)")
+        }
+    }
+}
+
 /// A scenario that exists (built in, or recorded before) but has no complete run in the
 /// database: exit 1, with the command that records one.
 struct NoCompleteRun: Error, CustomStringConvertible {

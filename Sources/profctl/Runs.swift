@@ -22,7 +22,7 @@ struct Runs: ParsableCommand, Exemplified {
     @Option(parsing: .unconditional, help: "At most this many runs (1 or more).")
     var limit = 20
 
-    @Option(help: "table, markdown, csv or json.")
+    @Option(help: "table, markdown, csv, json or html.")
     var format = OutputFormat.table
 
     func validate() throws {

@@ -80,6 +80,19 @@ struct SitesProcessTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
     }
 
+    @Test("export --format pprof when only an older run has sites: names that run and the command, not 'no run with sites'")
+    func pprofOlderSiteRun() throws {
+        let folder = try TemporaryFolder()
+        let first = try ProfctlProcess.run(["record", "lazy-container", "--instances", "5", "--sites"], in: folder.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let siteRun = first.stdout.trimmingCharacters(in: .whitespacesAndNewlines).prefix(8)
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "5", "--quiet"], in: folder.url).status == 0)
+        let result = try ProfctlProcess.run(["export", "--format", "pprof", "-o", "t.pb"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the newest that was is lazy-container run \(siteRun): profctl export --format pprof --run \(siteRun)"),
+                "\(result.stderr)")
+    }
+
     @Test("run from PATH (argv[0] a bare name), sites still name the user's functions, not swift_slowAlloc")
     func recordedFromPath() throws {
         let folder = try TemporaryFolder()

@@ -17,6 +17,17 @@ public enum RunQueries {
             """, []))
     }
 
+    /// Runs that are the newest of their scenario but not complete (aborted, or still
+    /// running), for `scenario` alone when given: the default selection passes over them.
+    public static func newestIncomplete(scenario: String? = nil, in db: any SQLRowSource) throws -> [RunInfo] {
+        RunInfo.all(try db.table("""
+            SELECT \(RunInfo.columns) FROM runs r
+            WHERE status <> 'complete' AND (CAST(?1 AS TEXT) IS NULL OR scenario = ?1) AND started_at = (
+                SELECT max(started_at) FROM runs x WHERE x.scenario = r.scenario)
+            ORDER BY scenario, run_id
+            """, [SQLValue(scenario)]))
+    }
+
     /// `latest` is the newest complete run (of `scenario`, when given); anything else
     /// is a run id or an unambiguous prefix of one.
     public static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {

@@ -37,7 +37,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
         case .schemaNewer(let path, let found, let known):
             "\(path) has schema version \(found), newer than this profctl understands (\(known)); use a newer profctl"
         case .needsMigration(let path, let found, let latest):
-            "\(path) has schema version \(found); this profctl expects \(latest): migrate it first (ProfileStore.openAndMigrate)"
+            "\(path) has schema version \(found); this profctl expects \(latest): migrate it first (profctl migrate; from Swift, ProfileStore.openAndMigrate)"
         case .checksumMismatch(let path, let version, let name):
             "\(path): migration \(version) (\(name)) differs from the one applied to this database; migrations must never be edited once shipped"
         case .runNotFound(let path, let run):
