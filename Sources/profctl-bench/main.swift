@@ -16,7 +16,7 @@ struct ProfctlBench: ParsableCommand {
         abstract: "Measures what profctl's hooks, recorder and store cost, each figure against a baseline from the same run.",
         discussion: """
             A full run takes several minutes and prints one table: section, metric, baseline, \
-            value, ratio, the target from issue 16 and whether it is met. Compare ratios, not \
+            value, ratio, its target and whether it is met. Compare ratios, not \
             absolute figures: wall times on a shared machine move by 30 % and more. Progress \
             goes to stderr. The loop modes run one part once, for callgrind or perf.
 
