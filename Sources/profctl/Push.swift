@@ -37,6 +37,10 @@ struct Push: ParsableCommand, Exemplified {
     @Flag(help: "No line per run.")
     var quiet = false
 
+    func validate() throws {
+        try StoreTarget.validate(target, flag: "--to")
+    }
+
     func run() throws {
         try reportingStoreErrors {
             let summary = try SharedStoreLink.require().push(from: database.path, to: target, includeIncomplete: includeIncomplete) { line in

@@ -24,6 +24,6 @@ struct StoreOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let url, url.isEmpty { throw ValidationError("--store needs a postgres:// URL") }
+        try StoreTarget.validate(url, flag: "--store")
     }
 }

@@ -35,6 +35,10 @@ struct PostgresClientSplitTests {
             #expect(result.stderr.contains(folder.url.appendingPathComponent("profctl-pg").path), "\(result.stderr)")
             #expect(result.stderr.contains("swift build -c release --product profctl-pg"), "\(result.stderr)")
         }
+        // A store that is no connection string is a usage error before profctl-pg is looked for.
+        let malformed = try ProfctlProcess.run(executable: copy, ["runs", "--store", "notaurl"], in: folder.url)
+        #expect(malformed.status == 64, "\(malformed.stderr)")
+        #expect(malformed.stderr.contains("--store 'notaurl' is not a PostgreSQL connection string"), "\(malformed.stderr)")
         let report = try ProfctlProcess.run(executable: copy, ["report", "--db", "local.sqlite", "--format", "csv"], in: folder.url)
         #expect(report.status == 0, "\(report.stderr)")
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("local.sqlite")) == before)
