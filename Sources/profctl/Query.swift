@@ -52,12 +52,30 @@ struct Query: ParsableCommand, Exemplified {
             let result = if let url = store.url {
                 try SharedStoreLink.require().query(sql, target: url, limits: limits)
             } else {
-                try ReadOnlyQuery.run(sql, on: ProfileStore.openForReading(path: database.path), limits: limits)
+                try Self.namingRelations(in: ProfileStore.openForReading(path: database.path)) { db in
+                    try ReadOnlyQuery.run(sql, on: db, limits: limits)
+                }
             }
             Console.output(format.renderer.render(result.table))
             if result.truncated {
                 Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")
             }
+        }
+    }
+
+    /// A table or view that does not exist is a name the user typed: exit 64 with the
+    /// views and tables there are (SQLite said only "no such table").
+    static func namingRelations(in db: SQLiteConnection, _ body: (SQLiteConnection) throws -> QueryResult) throws -> QueryResult {
+        do {
+            return try body(db)
+        } catch let error as SQLiteError where error.message.hasPrefix("no such table: ") {
+            let name = String(error.message.dropFirst("no such table: ".count))
+            let known = try db.table("""
+                SELECT name FROM sqlite_schema WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                ORDER BY type DESC, name
+                """, []).rows.compactMap { $0.first?.string }
+            throw UnknownNameError(kind: "table or view", name: name, origin: "query", known: known,
+                                   hint: "The views are documented in docs/schema.md")
         }
     }
 }
