@@ -319,9 +319,13 @@ static void check_header_usable_size(void) {
     update_fast();
 }
 
+static void fork_prepare(void), fork_parent(void), fork_child(void); /* see "fork" below */
+
 __attribute__((constructor(101))) static void resolve_at_load(void) {
     uint8_t state = tls.state;
     tls.state = STATE_BUSY;
+    /* (It may allocate: this thread is BUSY, so that just forwards.) */
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     resolve_usable_size();
     check_header_usable_size();
     const char *chain = getenv("PROFCTL_HOOKS_CHAIN");
@@ -347,12 +351,16 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
  * table->live, or changes top_temporaries, settles first and opens the room again after.
  * Nothing else on the thread runs in between. */
 
-/* Folds what the fast paths did since the last settle into table->live; closes the room. */
-static inline void settle_live(table *t) {
-    t->live = t->live + (tls.room_synced - tls.room) - (tls.top_temporaries - tls.temporaries_synced);
-    tls.room = tls.room_synced = 0;
-    tls.temporaries_synced = tls.top_temporaries;
+/* Folds what thread s's fast paths did since its last settle into its table's live count;
+ * closes its room. The thread's own call, but for a fork's child (see "fork"). */
+static inline void settle_live_of(thread_state *s, table *t) {
+    t->live = t->live + (s->room_synced - s->room) - (s->top_temporaries - s->temporaries_synced);
+    s->room = s->room_synced = 0;
+    s->temporaries_synced = s->top_temporaries;
 }
+
+/* The same for the calling thread. */
+static inline void settle_live(table *t) { settle_live_of(&tls, t); }
 
 /* Opens the room for the fast insert: up to half the capacity, once the table is published
  * and has entries; else 0, which sends the insert the slow way (publishing, growing). */
@@ -454,6 +462,60 @@ static bool join(void) {
     /* The key's value only has to be non-NULL for the destructor to run. */
     if (atomic_load(&exit_key_state) == 2) pthread_setspecific(exit_key, (void *)1);
     return true;
+}
+
+/* ---- fork ----
+ * fork copies the calling thread alone: a lock another thread held at that moment would
+ * stay held in the child for good, and the child's next thread to join (the registry's
+ * lock), free a block another thread tracked (a table's) or capture a site (sites.c's)
+ * would spin on it for ever. So the forking thread takes them all first, which also waits
+ * out whatever they guard being half changed, and releases them on both sides. No path
+ * holds one of these locks while taking another (join and thread_exiting take a table's
+ * and the registry's one after the other), so taking them all in this order cannot
+ * deadlock. Tables claimed from tables_high_water up were being joined when it was read:
+ * join only sets plain fields under their lock, so the child simply releases theirs. */
+static uint32_t fork_locked_tables;
+
+static void fork_prepare(void) {
+    spin_lock(&registry_lock);
+    uint32_t high = atomic_load(&tables_high_water);
+    for (uint32_t i = 0; i < high; i++) spin_lock(&tables[i].lock);
+    fork_locked_tables = high;
+    profctl_sites_fork_prepare();
+}
+
+static void fork_parent(void) {
+    profctl_sites_fork_done();
+    for (uint32_t i = fork_locked_tables; i > 0; i--) spin_unlock(&tables[i - 1].lock);
+    spin_unlock(&registry_lock);
+}
+
+/* The child, the forking thread its only one. The others' TLS blocks lie in their stacks,
+ * which glibc hands to its stack cache in the child and unmaps when it trims the cache (at
+ * the child's next new threads): they leave the registry now, as exiting threads do, their
+ * counters folded into the retired totals and their tables left to others, so that no sum
+ * reads a block that is gone. */
+static void fork_child(void) {
+    fork_parent();
+    for (uint32_t i = fork_locked_tables; i < PROFCTL_MAX_THREADS && atomic_load(&tables[i].claimed); i++) {
+        spin_unlock(&tables[i].lock);
+    }
+    for (uint32_t i = 0; i < registry_high; i++) {
+        thread_state *s = registry[i];
+        if (!s || s == &tls) continue;
+        table *t = s->table;
+        if (t && t != &no_table) {
+            settle_live_of(s, t);
+            t->owned = false;
+            t->depth = 0;
+            atomic_store(&t->claimed, 0);
+        }
+        const uint64_t *from = &s->n.allocations;
+        uint64_t *to = &retired.allocations;
+        for (size_t k = 0; k < COUNTERS; k++) to[k] += from[k];
+        registry[i] = NULL;
+        atomic_fetch_add(&threads_exited, 1);
+    }
 }
 
 /* ---- table operations ---- */

@@ -33,11 +33,16 @@ lifetimes_block *lifetimes_at(uint32_t slot, uint32_t depth) {
     return &s[depth];
 }
 
+/* The column class c is counted in (lifetimes_column_of_size): 63 - c where the CPU counts
+ * leading zeros, c where it runs the same instruction as BSR. Asked of the CPU itself, with
+ * size 1 (class 0): 63 ^ c is 63 - c for every class. */
+static unsigned lifetimes_column(unsigned c) { return c ^ (unsigned)lifetimes_column_of_size(1); }
+
 /* Zeroes the classes in use, not all 64. */
 static void clear(lifetimes_block *b) {
     uint64_t used = b->used_classes;
     while (used) {
-        unsigned c = (unsigned)__builtin_ctzll(used);
+        unsigned c = lifetimes_column((unsigned)__builtin_ctzll(used));
         used &= used - 1;
         b->allocations[c] = b->requested_bytes[c] = b->usable_bytes[c] = 0;
     }
@@ -51,7 +56,7 @@ static void add_classes(const lifetimes_block *b, lifetimes_block *into) {
     uint64_t used = b->used_classes;
     into->used_classes |= used;
     while (used) {
-        unsigned c = (unsigned)__builtin_ctzll(used);
+        unsigned c = lifetimes_column((unsigned)__builtin_ctzll(used));
         used &= used - 1;
         into->allocations[c] += b->allocations[c];
         into->requested_bytes[c] += b->requested_bytes[c];
@@ -66,9 +71,10 @@ static void add(const lifetimes_block *b, profctl_lifetimes *into) {
     while (used) {
         unsigned c = (unsigned)__builtin_ctzll(used);
         used &= used - 1;
-        into->classes[c].allocations += b->allocations[c];
-        into->classes[c].requested_bytes += b->requested_bytes[c];
-        into->classes[c].usable_bytes += b->usable_bytes[c];
+        unsigned k = lifetimes_column(c);
+        into->classes[c].allocations += b->allocations[k];
+        into->classes[c].requested_bytes += b->requested_bytes[k];
+        into->classes[c].usable_bytes += b->usable_bytes[k];
     }
     into->temporaries += b->temporaries;
     into->temporary_requested_bytes += b->temporary_requested_bytes;

@@ -13,8 +13,9 @@
 #define LIFETIMES_SEPARATE() __asm__ volatile("" ::: "memory")
 
 /* A region's figures while it is open: profctl_lifetimes with its size classes stored by
- * column, so that the allocation's three adds index by the class times 8 (an addressing
- * mode) where a row of three counters took a multiply. */
+ * column, so that the allocation's three adds index by the column times 8 (an addressing
+ * mode) where a row of three counters took a multiply. Class c is in column
+ * lifetimes_column(c): see lifetimes_column_of_size. */
 typedef struct lifetimes_block {
     uint64_t scope_id;
     uint64_t temporaries;
@@ -25,13 +26,26 @@ typedef struct lifetimes_block {
     uint64_t usable_bytes[PROFCTL_SIZE_CLASSES];
 } lifetimes_block;
 
-/* An allocation in the region whose figures `b` holds: a clz for the class, an or and three
- * adds. (requested | 1) keeps clz defined for size 0, which lands in class 0 with size 1.
- * used_classes gets the requested size itself: its top bit is the class's, so every class
- * in use is marked (with some unused ones below it, which cost the close a look at a zero)
- * for one instruction where 1 << c took three. */
+/* The column of a requested size's class, in one instruction with a latency of one cycle:
+ * the `lzcnt` encoding (F3 0F BD), which on a CPU with LZCNT (every x86-64 of the last ten
+ * years) counts leading zeros, 63 - c for class c, and on an older one runs as BSR (the
+ * prefix is ignored), c itself. Either way a different column per class; lifetimes.c maps
+ * classes to columns by asking the CPU which it did (lifetimes_column). BSR itself, which
+ * the compiler emits for a class, takes about 2 cycles more per allocation on this
+ * machine's AMD EPYC (BENCHMARKS.md, "Hooks in time"). (size | 1) keeps both defined for
+ * size 0, which lands in class 0 with size 1. */
+static inline __attribute__((always_inline)) uint64_t lifetimes_column_of_size(size_t requested) {
+    uint64_t column; /* 64 bits wide, so that indexing by it takes no zero-extending move */
+    __asm__("lzcnt %1, %0" : "=r"(column) : "r"((uint64_t)requested | 1) : "cc");
+    return column;
+}
+
+/* An allocation in the region whose figures `b` holds: an lzcnt for the column, an or and
+ * three adds. used_classes gets the requested size itself: its top bit is the class's, so
+ * every class in use is marked (with some unused ones below it, which cost the close a look
+ * at a zero) for one instruction where 1 << c took three. */
 static inline __attribute__((always_inline)) void lifetimes_allocated(lifetimes_block *b, size_t requested, size_t usable) {
-    unsigned c = 63u ^ (unsigned)__builtin_clzll((unsigned long long)requested | 1);
+    uint64_t c = lifetimes_column_of_size(requested);
     b->used_classes |= requested | 1;
     b->allocations[c] += 1;
     LIFETIMES_SEPARATE();

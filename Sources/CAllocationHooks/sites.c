@@ -316,6 +316,18 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
     unlock(&table_lock);
 }
 
+/* Never nested with each other (intern holds the stacks' lock only, the address table's
+ * users only theirs), so taking both, in this order, cannot deadlock. */
+void profctl_sites_fork_prepare(void) {
+    lock(&stacks_lock);
+    lock(&table_lock);
+}
+
+void profctl_sites_fork_done(void) {
+    unlock(&table_lock);
+    unlock(&stacks_lock);
+}
+
 void profctl_sites_free(void *p, uint64_t usable) {
     if (__builtin_expect(atomic_load_explicit(&live_addresses, memory_order_relaxed) == 0, 1)) return;
     uintptr_t a = (uintptr_t)p;

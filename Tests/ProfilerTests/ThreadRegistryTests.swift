@@ -1,5 +1,6 @@
 import CAllocationHooks
 import Foundation
+import Synchronization
 import Testing
 import Profiler
 @testable import ProfilerCatalog
@@ -76,7 +77,63 @@ struct ThreadRegistryTests {
         #expect(after.threadsSeen >= before.threadsSeen + 200)
         #expect(after.allocations >= before.allocations + 100)
     }
+
+    @Test("a fork while another thread holds the registry's lock leaves the child able to start threads and sum")
+    func forkWhileTheRegistryIsLocked() throws {
+        // Summing the totals in a loop holds the registry's lock most of the time: without the
+        // hooks' fork handler about every other child inherited it held, and hung at its first
+        // new thread (join) or its first sum.
+        keepSumming.store(true, ordering: .relaxed)
+        var summer = pthread_t()
+        try #require(pthread_create(&summer, nil, { _ in
+            var totals = profctl_totals()
+            while keepSumming.load(ordering: .relaxed) { profctl_hooks_totals(&totals) }
+            return nil
+        }, nil) == 0)
+        defer {
+            keepSumming.store(false, ordering: .relaxed)
+            pthread_join(summer, nil)
+        }
+        var hung = 0, failed = 0
+        for _ in 0..<30 {
+            let child = fork()
+            try #require(child >= 0, "fork failed: errno \(errno)")
+            if child == 0 {
+                // The child: C calls only (another thread of the parent may have held a Swift
+                // runtime lock at the fork). A new thread joins the registry and allocates.
+                var thread = pthread_t()
+                guard pthread_create(&thread, nil, { _ in
+                    let block = malloc(24)
+                    _ = profctl_malloc_usable_size(block)  // a C call the block escapes to: kept
+                    free(block)
+                    return nil
+                }, nil) == 0 else { _exit(3) }
+                pthread_join(thread, nil)
+                var totals = profctl_totals()
+                profctl_hooks_totals(&totals)
+                _exit(totals.threads_seen > 0 ? 0 : 4)
+            }
+            var status: Int32 = 0
+            var finished = false
+            for _ in 0..<1000 where !finished {  // up to 10 s
+                finished = waitpid(child, &status, WNOHANG) == child
+                if !finished { usleep(10_000) }
+            }
+            if !finished {
+                hung += 1
+                kill(child, SIGKILL)
+                waitpid(child, &status, 0)
+            } else if status != 0 {
+                failed += 1
+            }
+        }
+        #expect(hung == 0, "\(hung) of 30 children hung")
+        #expect(failed == 0, "\(failed) of 30 children exited with an error")
+    }
 }
+
+/// Whether forkWhileTheRegistryIsLocked's summing thread goes on.
+private let keepSumming = Atomic<Bool>(false)
 
 private final class TotalsBox: @unchecked Sendable {
     var value: AllocationTotals?

@@ -101,6 +101,10 @@ void profctl_hooks_sites_changed(void);
 /* `usable` is the block's usable size now: an entry whose size differs is stale (its block
  * was freed out of sight and the address reused) and is dropped uncredited, as the hooks do. */
 void profctl_sites_free(void *pointer, uint64_t usable);
+/* The hooks' fork handler (hooks_glibc.c): sites.c's two locks, taken before a fork and
+ * released after it on both sides, so the child never inherits one held for good. */
+void profctl_sites_fork_prepare(void);
+void profctl_sites_fork_done(void);
 
 #ifdef __cplusplus
 }
