@@ -145,11 +145,7 @@ struct EventWriter {
     }
 
     private func bindAndStep(_ statement: Statement, values: Range<Int>) throws {
-        var index: Int32 = 1
-        for offset in values {
-            try statement.bind(int: pending[offset], at: index)
-            index += 1
-        }
+        try pending.withUnsafeBufferPointer { try statement.bind(ints: UnsafeBufferPointer(rebasing: $0[values])) }
         try statement.step()
         statement.reset()
     }
