@@ -94,6 +94,48 @@ struct RollupTests {
         try expectSameAsReference(temp.path, run: recorder.runKey)
     }
 
+    @Test("creates first, then realizes in a second pass: the instances are merged from the events, still equal")
+    func realizedInASecondPass() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path,
+                                          run: RunDescription(scenario: "two-pass", baselineStrategy: "a", parameters: [:]))
+        func event(_ kind: EventKind, _ repeatIndex: Int, _ instance: Int, bytes: Int) -> Event {
+            Event(kind: kind, component: "P", strategy: "a", repeatIndex: repeatIndex, instance: instance, allocations: 1,
+                  frees: 0, requestedBytes: bytes, usableBytes: bytes + 8, durationNanoseconds: 100)
+        }
+        // Instance 0 realizes the most bytes but creates the fewest: only pairing by
+        // instance gives the right largest instance. (Two repeats: latency rollups too.)
+        for repeatIndex in 0..<2 {
+            for i in 0..<10 { try recorder.record(event(.create, repeatIndex, i, bytes: 40 + i)) }
+            for i in 0..<10 { try recorder.record(event(.realize, repeatIndex, i, bytes: i == 0 ? 500 : 100)) }
+        }
+        try recorder.finish()
+        try expectSameAsReference(temp.path, run: recorder.runKey)
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let largest = try db.scalar("SELECT max_instance_requested FROM rollups WHERE run_key = ?", [.integer(recorder.runKey)])
+        #expect(largest?.int64 == 540)
+    }
+
+    @Test("instances folded by the writer: exact while each instance's events come together, one way")
+    func heldInstances() {
+        var together = HeldInstances()
+        for (instance, bytes) in [(0, 40), (0, 300), (1, 41), (2, 42), (2, 500)] {
+            together.add(instance: instance, requested: Int64(bytes), usable: Int64(bytes + 8))
+        }
+        let folded = together.finished
+        #expect(folded.valid && folded.instances == 3)
+        #expect(folded.minRequested == 41 && folded.maxRequested == 542)
+        #expect(folded.minUsable == 49 && folded.maxUsable == 558)
+
+        var descending = HeldInstances()
+        for instance in [5, 4, 4, 1] { descending.add(instance: instance, requested: 1, usable: 1) }
+        #expect(descending.finished.valid && descending.finished.instances == 3)
+
+        var secondPass = HeldInstances()
+        for instance in [0, 1, 2, 0, 1] { secondPass.add(instance: instance, requested: 1, usable: 1) }
+        #expect(!secondPass.finished.valid, "instance 0 came back after 2")
+    }
+
     @Test("ranks above the exact range are read back from the events: still equal")
     func ranksAboveExactRange() throws {
         let temp = try TemporaryDatabase()

@@ -44,9 +44,9 @@ struct EventWriter {
     var live = LiveBytes()
 
     /// Writes everything the buffer delivers through `db` (the recorder's connection, which
-    /// nothing else uses until this returns); returns the series' running figures (empty
+    /// nothing else uses until this returns); returns the series' running figures (none
     /// after a failure, which the buffer then holds).
-    static func drain(_ buffer: EventBuffer, into db: SQLiteConnection, runKey: Int64, runStart: UInt64) -> [SeriesStats] {
+    static func drain(_ buffer: EventBuffer, into db: SQLiteConnection, runKey: Int64, runStart: UInt64) -> WrittenFigures {
         do {
             // Every key an event row carries was made by this writer or the recorder a
             // moment ago; checking parents per insert would double the cost of ingest.
@@ -64,12 +64,12 @@ struct EventWriter {
                 }
                 buffer.recycle(consume chunks)
             }
-            return writer.series.stats
+            return writer.series.figures
         } catch {
             buffer.fail(error)
             // Keep draining so a waiting producer is released; its next push throws.
             while !buffer.popChunks(limit: Recorder.batchSize).isEmpty {}
-            return []
+            return WrittenFigures()
         }
     }
 

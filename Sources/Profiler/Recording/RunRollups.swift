@@ -10,10 +10,12 @@ import ProfilerSupport
 /// - a nearest-rank median or p90 is located in the series' duration histograms: below
 ///   4,096 ns a bucket is one duration; above, it is found among the few durations read
 ///   back from that one bucket;
-/// - the bytes each instance holds are summed by merging its subject's series, each read
-///   in instance order (a series whose instances never go down, or never up, is read by
-///   seq forwards or backwards, an instance's consecutive events together); a subject with
-///   a series that comes back to an instance after another is grouped by SQL instead.
+/// - the bytes each instance holds come from the writer when each instance's create and
+///   realize events came together, instances one way (`HeldInstances`); else they are
+///   summed by merging its subject's series, each read in instance order (a series whose
+///   instances never go down, or never up, is read by seq forwards or backwards, an
+///   instance's consecutive events together); a subject with a series that comes back to
+///   an instance after another is grouped by SQL instead.
 ///
 /// The results are exactly what the GROUP BY queries over all events gave
 /// (`RollupReference`, used by the tests, holds those queries).
@@ -21,6 +23,8 @@ struct RunRollups {
     let db: SQLiteConnection
     let runKey: Int64
     let series: [SeriesStats]
+    /// Per subject and repeat, its create and realize events folded by instance by the writer.
+    let held: [HeldKey: HeldInstances]
     let severalRepeats: Bool
 
     func write() throws {
@@ -154,6 +158,19 @@ struct RunRollups {
             minUsable = min(minUsable, s.minUsable); maxUsable = max(maxUsable, s.maxUsable)
         }
 
+        /// The instances of a covering create series, with the figures the writer folded by
+        /// instance over `held` (that series and the realize series of the same instances).
+        mutating func addHeld(_ held: [SeriesStats], instances: HeldInstances) {
+            created += instances.instances
+            for s in held {
+                allocations &+= s.allocations
+                requested &+= s.requested
+                usable &+= s.usable
+            }
+            minRequested = min(minRequested, instances.minRequested); maxRequested = max(maxRequested, instances.maxRequested)
+            minUsable = min(minUsable, instances.minUsable); maxUsable = max(maxUsable, instances.maxUsable)
+        }
+
         mutating func add(_ i: InstanceFigures) {
             if i.created { created += 1 }
             allocations &+= i.allocations
@@ -226,6 +243,10 @@ struct RunRollups {
                     }
                     if held.count == 1 {
                         t.addCreated(created)
+                    } else if let folded = self.held[HeldKey(subject: subject, repeatIndex: repeatIndex)], folded.valid,
+                              folded.instances == created.events {
+                        // The writer saw each instance's events together: no reading back.
+                        t.addHeld(held, instances: folded)
                     } else {
                         try mergeInstances(of: held) { t.add($0) }
                     }
