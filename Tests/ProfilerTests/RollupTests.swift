@@ -94,22 +94,115 @@ struct RollupTests {
         try expectSameAsReference(temp.path, run: recorder.runKey)
     }
 
+    @Test("creates first, then realizes in a second pass: the instances are merged from the events, still equal")
+    func realizedInASecondPass() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path,
+                                          run: RunDescription(scenario: "two-pass", baselineStrategy: "a", parameters: [:]))
+        func event(_ kind: EventKind, _ repeatIndex: Int, _ instance: Int, bytes: Int) -> Event {
+            Event(kind: kind, component: "P", strategy: "a", repeatIndex: repeatIndex, instance: instance, allocations: 1,
+                  frees: 0, requestedBytes: bytes, usableBytes: bytes + 8, durationNanoseconds: 100)
+        }
+        // Instance 0 realizes the most bytes but creates the fewest: only pairing by
+        // instance gives the right largest instance. (Two repeats: latency rollups too.)
+        for repeatIndex in 0..<2 {
+            for i in 0..<10 { try recorder.record(event(.create, repeatIndex, i, bytes: 40 + i)) }
+            for i in 0..<10 { try recorder.record(event(.realize, repeatIndex, i, bytes: i == 0 ? 500 : 100)) }
+        }
+        try recorder.finish()
+        try expectSameAsReference(temp.path, run: recorder.runKey)
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let largest = try db.scalar("SELECT max_instance_requested FROM rollups WHERE run_key = ?", [.integer(recorder.runKey)])
+        #expect(largest?.int64 == 540)
+    }
+
+    @Test("instances folded by the writer: exact while each instance's events come together, one way")
+    func heldInstances() {
+        var together = HeldInstances()
+        for (instance, bytes) in [(0, 40), (0, 300), (1, 41), (2, 42), (2, 500)] {
+            together.add(instance: instance, requested: Int64(bytes), usable: Int64(bytes + 8))
+        }
+        let folded = together.finished
+        #expect(folded.valid && folded.instances == 3)
+        #expect(folded.minRequested == 41 && folded.maxRequested == 542)
+        #expect(folded.minUsable == 49 && folded.maxUsable == 558)
+
+        var descending = HeldInstances()
+        for instance in [5, 4, 4, 1] { descending.add(instance: instance, requested: 1, usable: 1) }
+        #expect(descending.finished.valid && descending.finished.instances == 3)
+
+        var secondPass = HeldInstances()
+        for instance in [0, 1, 2, 0, 1] { secondPass.add(instance: instance, requested: 1, usable: 1) }
+        #expect(!secondPass.finished.valid, "instance 0 came back after 2")
+    }
+
+    @Test("ranks above the exact range are read back from the events: still equal")
+    func ranksAboveExactRange() throws {
+        let temp = try TemporaryDatabase()
+        let recorder = try Recorder.start(database: temp.path,
+                                          run: RunDescription(scenario: "slow", baselineStrategy: "a", parameters: [:]))
+        // 101 durations from 10,000 to 11,999 ns (all in buckets 512 ns wide), then a series
+        // whose median is exact (below 4,096 ns) but whose p90 is not.
+        let slow: [Int64] = (0..<101).map { (i: Int) -> Int64 in Int64(10_000 + (i * 7919) % 2000) }
+        let mixed: [Int64] = (0..<50).map { (i: Int) -> Int64 in i < 40 ? Int64(3000 + i) : Int64(50_000 + i * 3) }
+        for repeatIndex in 0..<2 {
+            for (i, ns) in slow.enumerated() {
+                try recorder.record(Event(kind: .create, component: "S", strategy: "a", repeatIndex: repeatIndex, instance: i,
+                                          allocations: 1, frees: 0, requestedBytes: 32, usableBytes: 40,
+                                          durationNanoseconds: UInt64(ns)))
+            }
+            for (i, ns) in mixed.enumerated() {
+                try recorder.record(Event(kind: .create, component: "M", strategy: "a", repeatIndex: repeatIndex, instance: i,
+                                          allocations: 1, frees: 0, requestedBytes: 16, usableBytes: 24,
+                                          durationNanoseconds: UInt64(ns)))
+            }
+        }
+        try recorder.finish()
+        try expectSameAsReference(temp.path, run: recorder.runKey)
+
+        // The ranks did land in wide buckets (the read-back path), and the median of the
+        // second series in an exact one.
+        let sortedSlow = slow.sorted(), sortedMixed = mixed.sorted()
+        #expect(!DurationHistogram.isExact(DurationHistogram.bucket(of: sortedSlow[NearestRank.median(of: 101) - 1])))
+        #expect(DurationHistogram.isExact(DurationHistogram.bucket(of: sortedMixed[NearestRank.median(of: 50) - 1])))
+        #expect(!DurationHistogram.isExact(DurationHistogram.bucket(of: sortedMixed[NearestRank.p90(of: 50) - 1])))
+        let db = try ProfileStore.openForReading(path: temp.path)
+        let median = try db.scalar("""
+            SELECT duration_ns_median FROM step_rollups WHERE run_key = ? AND component = 'S'
+            """, [.integer(recorder.runKey)])?.int64
+        #expect(median == sortedSlow[NearestRank.median(of: 101) - 1], "the median of both repeats' equal durations")
+    }
+
     @Test("duration buckets are ordered, cover every duration, and locate nearest ranks")
     func histogram() {
         var previous = -1
-        for value: Int64 in [0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 123_456_789, .max] {
+        for value: Int64 in [0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 4095, 4096, 4097, 4351, 4352, 123_456_789, .max] {
             let bucket = DurationHistogram.bucket(of: value)
             #expect(bucket >= previous)
             previous = bucket
             let range = DurationHistogram.range(of: bucket)
             #expect(range.lower <= value && (value < range.upper || range.upper == .max), "\(value) in \(range)")
+            #expect(DurationHistogram.isExact(bucket) == (value < DurationHistogram.exactLimit))
         }
+        #expect(DurationHistogram.bucket(of: 4351) == DurationHistogram.bucket(of: 4096), "256 ns wide above 4,096")
+        #expect(DurationHistogram.bucket(of: 4352) == DurationHistogram.bucket(of: 4096) + 1)
         var h = DurationHistogram()
-        for value: Int64 in [5, 3, 1_000, 1_001, 40] { h.add(value) }
+        for value: Int64 in [5, 3, 1_000, 1_001, 40, 10_000, 10_001] { h.add(value) }
         #expect(h.locate(rank: 1)?.bucket == DurationHistogram.bucket(of: 3))
         #expect(h.locate(rank: 3)?.bucket == DurationHistogram.bucket(of: 40))
         #expect(h.locate(rank: 5)?.bucket == DurationHistogram.bucket(of: 1_001))
-        #expect(h.locate(rank: 5)?.rankInBucket == 2, "1,000 and 1,001 share a bucket")
-        #expect(h.locate(rank: 6) == nil)
+        #expect(h.locate(rank: 5)?.rankInBucket == 1, "1,000 and 1,001 have a bucket each")
+        #expect(h.locate(rank: 7)?.rankInBucket == 2, "10,000 and 10,001 share a bucket")
+        #expect(h.locate(rank: 8) == nil)
+        // Merging histograms that stored different spans, and one that grew downwards.
+        var low = DurationHistogram(), high = DurationHistogram()
+        for value: Int64 in [3000, 2000, 100, 50] { low.add(value) }
+        for value: Int64 in [1 << 30, 4000] { high.add(value) }
+        low.merge(high)
+        #expect(low.total == 6)
+        #expect(low.locate(rank: 1)?.bucket == 50)
+        #expect(low.locate(rank: 4)?.bucket == 3000)
+        #expect(low.locate(rank: 5)?.bucket == 4000)
+        #expect(low.locate(rank: 6)?.bucket == DurationHistogram.bucket(of: 1 << 30))
     }
 }

@@ -25,7 +25,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private var ended = false
     private var drained = false
     /// The writer's figures per series, handed over when it is done.
-    private var seriesStats: [SeriesStats] = []
+    private var written = WrittenFigures()
     /// Temporaries and size classes per series, written with the rollups.
     private let lifetimes = SeriesLifetimes()
 
@@ -79,9 +79,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         // it, which may come after writerDone is signalled and even after the process exits:
         // finish() and abort() therefore close the connection themselves.
         let thread = Thread { [self, buffer, runKey, startedAt, writerDone] in
-            let series = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt)
+            let written = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt)
             // Read only after writerDone is signalled (the semaphore orders the two threads).
-            self.seriesStats = series
+            self.written = written
             writerDone.signal()
         }
         thread.name = "profctl-writer"
@@ -138,7 +138,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
         do {
             try drain()
             try connection.transaction {
-                try RunRollups(db: connection, runKey: runKey, series: seriesStats,
+                try RunRollups(db: connection, runKey: runKey, series: written.series, held: written.held,
                                severalRepeats: buffer.sawSeveralRepeats).write()
                 try lifetimes.write(db: connection, runKey: runKey)
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",

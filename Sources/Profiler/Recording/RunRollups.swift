@@ -7,12 +7,15 @@ import ProfilerSupport
 /// run's events:
 ///
 /// - sums, counts and first seqs come from the series' figures;
-/// - a nearest-rank median or p90 is located in the series' duration histograms, then
-///   found among the few durations of that one bucket;
-/// - the bytes each instance holds are summed by merging its subject's series, each read
-///   in instance order (a series whose instances never go down, or never up, is read by
-///   seq forwards or backwards, an instance's consecutive events together); a subject with
-///   a series that comes back to an instance after another is grouped by SQL instead.
+/// - a nearest-rank median or p90 is located in the series' duration histograms: below
+///   4,096 ns a bucket is one duration; above, it is found among the few durations read
+///   back from that one bucket;
+/// - the bytes each instance holds come from the writer when each instance's create and
+///   realize events came together, instances one way (`HeldInstances`); else they are
+///   summed by merging its subject's series, each read in instance order (a series whose
+///   instances never go down, or never up, is read by seq forwards or backwards, an
+///   instance's consecutive events together); a subject with a series that comes back to
+///   an instance after another is grouped by SQL instead.
 ///
 /// The results are exactly what the GROUP BY queries over all events gave
 /// (`RollupReference`, used by the tests, holds those queries).
@@ -20,6 +23,8 @@ struct RunRollups {
     let db: SQLiteConnection
     let runKey: Int64
     let series: [SeriesStats]
+    /// Per subject and repeat, its create and realize events folded by instance by the writer.
+    let held: [HeldKey: HeldInstances]
     let severalRepeats: Bool
 
     func write() throws {
@@ -94,27 +99,31 @@ struct RunRollups {
     }
 
     /// The durations of the given 1-based ranks among all events of `series`: each rank's
-    /// bucket is found in the histogram, then only that bucket's durations are read back
-    /// and counted by value (a bucket holds at most a sixteenth of an octave of values, so
-    /// memory stays small even when every event took the same time).
+    /// bucket is found in the histogram; a bucket one nanosecond wide is the answer, and for
+    /// a wider one only that bucket's durations are read back and counted by value (a bucket
+    /// holds at most a sixteenth of an octave of values, so memory stays small even when
+    /// every event took the same time).
     private func durations(at ranks: [Int], histogram: DurationHistogram, series: [SeriesStats]) throws -> [Int64] {
         let located = ranks.map { histogram.locate(rank: $0) }
         var counts: [Int: [Int64: Int]] = [:]
-        for place in located { if let place { counts[place.bucket] = [:] } }
-        if counts.isEmpty { return ranks.map { _ in 0 } }
-        let lowest = counts.keys.map { DurationHistogram.range(of: $0).lower }.min() ?? 0
-        let highest = counts.keys.map { DurationHistogram.range(of: $0).upper }.max() ?? .max
-        let read = try db.prepare("SELECT duration_ns FROM events WHERE series_id = ? AND duration_ns >= ? AND duration_ns < ?")
-        for s in series {
-            try read.bind([.integer(s.seriesID), .integer(lowest), .integer(highest)])
-            while try read.step() {
-                let duration = read.value(at: 0).int64 ?? 0
-                let bucket = DurationHistogram.bucket(of: duration)
-                if counts[bucket] != nil { counts[bucket]?[duration, default: 0] += 1 }
+        for place in located { if let place, !DurationHistogram.isExact(place.bucket) { counts[place.bucket] = [:] } }
+        if !counts.isEmpty {
+            let lowest = counts.keys.map { DurationHistogram.range(of: $0).lower }.min() ?? 0
+            let highest = counts.keys.map { DurationHistogram.range(of: $0).upper }.max() ?? .max
+            let read = try db.prepare("SELECT duration_ns FROM events WHERE series_id = ? AND duration_ns >= ? AND duration_ns < ?")
+            for s in series {
+                try read.bind([.integer(s.seriesID), .integer(lowest), .integer(highest)])
+                while try read.step() {
+                    let duration = read.value(at: 0).int64 ?? 0
+                    let bucket = DurationHistogram.bucket(of: duration)
+                    if counts[bucket] != nil { counts[bucket]?[duration, default: 0] += 1 }
+                }
             }
         }
         return located.map { place in
-            guard let place, let values = counts[place.bucket] else { return 0 }
+            guard let place else { return 0 }
+            if DurationHistogram.isExact(place.bucket) { return DurationHistogram.range(of: place.bucket).lower }
+            guard let values = counts[place.bucket] else { return 0 }
             var seen = 0
             for value in values.keys.sorted() {
                 seen += values[value] ?? 0
@@ -147,6 +156,19 @@ struct RunRollups {
             usable &+= s.usable
             minRequested = min(minRequested, s.minRequested); maxRequested = max(maxRequested, s.maxRequested)
             minUsable = min(minUsable, s.minUsable); maxUsable = max(maxUsable, s.maxUsable)
+        }
+
+        /// The instances of a covering create series, with the figures the writer folded by
+        /// instance over `held` (that series and the realize series of the same instances).
+        mutating func addHeld(_ held: [SeriesStats], instances: HeldInstances) {
+            created += instances.instances
+            for s in held {
+                allocations &+= s.allocations
+                requested &+= s.requested
+                usable &+= s.usable
+            }
+            minRequested = min(minRequested, instances.minRequested); maxRequested = max(maxRequested, instances.maxRequested)
+            minUsable = min(minUsable, instances.minUsable); maxUsable = max(maxUsable, instances.maxUsable)
         }
 
         mutating func add(_ i: InstanceFigures) {
@@ -221,6 +243,10 @@ struct RunRollups {
                     }
                     if held.count == 1 {
                         t.addCreated(created)
+                    } else if let folded = self.held[HeldKey(subject: subject, repeatIndex: repeatIndex)], folded.valid,
+                              folded.instances == created.events {
+                        // The writer saw each instance's events together: no reading back.
+                        t.addHeld(held, instances: folded)
                     } else {
                         try mergeInstances(of: held) { t.add($0) }
                     }

@@ -1,6 +1,7 @@
 import CAllocationHooks
 import Foundation
 import ProfilerStore
+import Synchronization
 
 /// Temporaries and size classes per series (component, strategy, event kind), summed from
 /// each event's measured region as it is recorded and written once when the run finishes
@@ -21,37 +22,55 @@ final class SeriesLifetimes: @unchecked Sendable {
         deinit { figures.deallocate() }
     }
 
-    private let lock = NSLock()
-    private var order: [Key] = []
-    private var sums: [Key: Sums] = [:]
-    /// The series added to last: consecutive events of one series skip the lookup.
-    private var last: (key: Key, sums: Sums)?
+    /// The series so far, in the order they were first seen, with the two added to last:
+    /// a lazy container's events alternate between two series (create, realize), and
+    /// comparing a kind and two short strings with each is cheaper than hashing the key
+    /// (a dictionary lookup per event cost about 800 instructions).
+    private struct State {
+        var order: [Key] = []
+        var sums: [Key: Sums] = [:]
+        var last: (key: Key, sums: Sums)?
+        var beforeLast: (key: Key, sums: Sums)?
+
+        mutating func sums(kind: EventKind, component: String, strategy: String) -> Sums {
+            if let last, last.key.kind == kind, last.key.component == component, last.key.strategy == strategy {
+                return last.sums
+            }
+            if let entry = beforeLast, entry.key.kind == kind, entry.key.component == component,
+               entry.key.strategy == strategy {
+                swap(&last, &beforeLast)
+                return entry.sums
+            }
+            let key = Key(component: component, strategy: strategy, kind: kind)
+            let target: Sums
+            if let known = sums[key] {
+                target = known
+            } else {
+                target = Sums()
+                sums[key] = target
+                order.append(key)
+            }
+            beforeLast = last
+            last = (key, target)
+            return target
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// Adds the figures of the calling thread's region `scopeID`, which just closed, to the
     /// series. Call it on that thread, excluded from any open region (it may allocate the
     /// first time a series is seen). A region the hooks no longer hold adds nothing.
     func add(scopeID: UInt64, kind: EventKind, component: String, strategy: String) {
-        let key = Key(component: component, strategy: strategy, kind: kind)
-        lock.lock()
-        defer { lock.unlock() }
-        let target: Sums
-        if let last, last.key == key {
-            target = last.sums
-        } else if let known = sums[key] {
-            target = known
-        } else {
-            target = Sums()
-            sums[key] = target
-            order.append(key)
+        state.withLock { state in
+            let target = state.sums(kind: kind, component: component, strategy: strategy)
+            if profctl_region_lifetimes_add(scopeID, target.figures) == 0 { target.regions += 1 }
         }
-        last = (key, target)
-        if profctl_region_lifetimes_add(scopeID, target.figures) == 0 { target.regions += 1 }
     }
 
     /// Writes one row per series and one per size class it used.
     func write(db: SQLiteConnection, runKey: Int64) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        let (order, sums) = state.withLock { ($0.order, $0.sums) }
         let series = try db.prepare("""
             INSERT INTO lifetime_rollups (run_key, component, strategy, kind, regions, allocations, requested_bytes,
                                           usable_bytes, temporaries, temporary_requested_bytes)

@@ -30,6 +30,9 @@ struct SeriesStats {
     /// Distinct instances so far, while `ordered` (each change of instance is a new one).
     var distinct = 1
     var durations = DurationHistogram()
+    /// Where this series' events are folded by instance with the other create and realize
+    /// series of its subject and repeat (`SeriesKeys.held`), or -1 for other kinds.
+    var heldIndex = -1
     var minInstance: Int, maxInstance: Int
     /// The smallest and largest figures of one event.
     var minRequested: Int64 = .max, maxRequested: Int64 = .min
@@ -93,6 +96,9 @@ struct SeriesKeys {
     private let insert: Statement
     private var indexes: [Key: Int] = [:]
     private(set) var stats: [SeriesStats] = []
+    /// Per subject and repeat, its create and realize events folded by instance.
+    private var heldIndexes: [HeldKey: Int] = [:]
+    private var held: [HeldInstances] = []
     // Events come in long stretches of one or two series (create, realize, create, ...):
     // comparing with the last two keys is cheaper than hashing.
     private var last = -1, beforeLast = -1
@@ -124,7 +130,16 @@ struct SeriesKeys {
             (lastKey, beforeLastKey) = (key, lastKey)
         }
         stats[index].add(e, seq: seq, duration: duration)
+        let heldIndex = stats[index].heldIndex
+        if heldIndex >= 0 {
+            held[heldIndex].add(instance: e.instance, requested: Int64(e.requestedBytes), usable: Int64(e.usableBytes))
+        }
         return stats[index].seriesID
+    }
+
+    /// What the writer kept: each series' figures, and each subject and repeat's instances.
+    var figures: WrittenFigures {
+        WrittenFigures(series: stats, held: heldIndexes.mapValues { held[$0].finished })
     }
 
     private mutating func lookUp(_ key: Key, seq: Int64, instance: Int) throws -> Int {
@@ -135,9 +150,33 @@ struct SeriesKeys {
         }
         insert.reset()
         let index = stats.count
-        stats.append(SeriesStats(seriesID: id, repeatIndex: key.repeatIndex, step: key.step, subject: key.subject,
-                                 kind: key.kind, firstSeq: seq, instance: instance))
+        var figures = SeriesStats(seriesID: id, repeatIndex: key.repeatIndex, step: key.step, subject: key.subject,
+                                  kind: key.kind, firstSeq: seq, instance: instance)
+        if key.kind == EventKind.create.code || key.kind == EventKind.realize.code {
+            let heldKey = HeldKey(subject: key.subject, repeatIndex: key.repeatIndex)
+            if let known = heldIndexes[heldKey] {
+                figures.heldIndex = known
+            } else {
+                figures.heldIndex = held.count
+                heldIndexes[heldKey] = held.count
+                held.append(HeldInstances())
+            }
+        }
+        stats.append(figures)
         indexes[key] = index
         return index
     }
+}
+
+/// One subject in one repeat.
+struct HeldKey: Hashable {
+    let subject: Int64
+    let repeatIndex: Int
+}
+
+/// What the writer hands the rollups when it is done.
+struct WrittenFigures {
+    var series: [SeriesStats] = []
+    /// Per subject and repeat, its create and realize events folded by instance.
+    var held: [HeldKey: HeldInstances] = [:]
 }

@@ -38,6 +38,18 @@ public final class Statement {
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
     }
 
+    /// Binds integers to ?1, ?2, ... in order, in one call: the writer binds 576 per
+    /// execution of its 64-row insert, and a call per value into this module cost about
+    /// 20 instructions of its own each.
+    public func bind(ints values: UnsafeBufferPointer<Int64>) throws {
+        var index: Int32 = 1
+        for value in values {
+            let code = sqlite3_bind_int64(handle, index, value)
+            guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+            index &+= 1
+        }
+    }
+
     public func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32
         switch value {
