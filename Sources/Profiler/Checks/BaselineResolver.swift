@@ -44,6 +44,31 @@ public enum BaselineResolver {
         return nil
     }
 
+    /// The length of the run ids profctl prints (`runs`, `check`): a label of this many hex
+    /// digits or more reads as a run id to anyone, and could become one after a merge.
+    public static let runIDPrefixLength = 8
+
+    /// Why `name` cannot label a run because it looks like a run id, or nil when it can:
+    /// `--baseline` reads labels before run ids, so a label `b7c1c7c5` on another run would
+    /// silently stand in for run b7c1c7c5. Refused when it is a prefix of a run in the store,
+    /// or made of hex digits (and dashes) only and at least ``runIDPrefixLength`` long.
+    public static func runLikeLabelReason(_ name: String, in db: any SQLRowSource) throws -> String? {
+        let lowered = name.lowercased()
+        let hexOnly = !lowered.isEmpty && lowered.allSatisfy { $0.isHexDigit || $0 == "-" }
+        if hexOnly && lowered.count >= runIDPrefixLength {
+            return "'\(name)' cannot be a baseline label: it reads as a run id (hex digits), and a baseline named \(name) would be taken for a run; "
+                + "choose a name with a letter past f (e.g. main, release-1.2)"
+        }
+        if hexOnly, let run = try? RunQueries.resolve(lowered, in: db) {
+            return "'\(name)' cannot be a baseline label: it is the start of run \(run.runID.prefix(8)) (\(run.scenario)), "
+                + "which a baseline named \(name) means; choose another name (e.g. main)"
+        }
+        if hexOnly, try db.scalar("SELECT count(*) FROM runs WHERE run_id LIKE ? || '%'", [.text(lowered)])?.int64 ?? 0 > 1 {
+            return "'\(name)' cannot be a baseline label: it is the start of several run ids; choose another name (e.g. main)"
+        }
+        return nil
+    }
+
     public static func resolve(_ spec: String, for run: RunInfo, in db: any SQLRowSource) throws -> [RunInfo] {
         if spec == "previous" {
             let rows = try db.rows("""
@@ -74,7 +99,15 @@ public enum BaselineResolver {
         do {
             return [try RunQueries.resolve(spec, in: db)]
         } catch StoreError.runNotFound {
-            throw CheckError.baselineNotFound("no label or run '\(spec)'")
+            // Labels exist, and this is none of them: a typo (mian for main) must not read as
+            // "no baseline yet", which CI recipes let pass. With no label at all it is the
+            // first run of a history, and exit 5 says so.
+            let labels = try Baselines.names(in: db)
+            if !labels.isEmpty {
+                throw UnknownNameError(kind: "baseline label or run", name: spec, origin: "baseline", known: labels,
+                                       hint: "a baseline is one of these labels, a run id (profctl runs), previous or median:N")
+            }
+            throw CheckError.baselineNotFound("no label or run '\(spec)' (this database has no baseline labels yet)")
         }
     }
 
