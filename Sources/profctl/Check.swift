@@ -20,7 +20,9 @@ struct Check: ParsableCommand, Exemplified {
         discussion: """
             Checks the newest run of every scenario (or --run, --scenario) against --baseline: \
             a run id, a label (profctl baseline), previous, or median:N (the last N complete \
-            runs of the scenario on the same branch). Bytes and counts are compared exactly \
+            runs of the scenario on the same branch). previous and median:N pick runs recorded \
+            with the run's workload parameters (all but repeats and strategies); a baseline \
+            recorded with others is refused (exit 6) unless --allow-param-mismatch. Bytes and counts are compared exactly \
             unless --tolerance allows more; latencies are a regression only when a \
             Mann-Whitney U test over the repeats says so and the median moved more than \
             --min-effect and --min-effect-ns. --budget adds absolute limits, with or without \
@@ -34,7 +36,7 @@ struct Check: ParsableCommand, Exemplified {
             Exit codes: 0 pass, 1 error, 2 regression (or outside a budget: over-budget, under-budget), 4 improvement only \
             (with --fail-on-improvement; otherwise 0), 5 baseline not found (for one of \
             several scenarios: named on stderr, the others still checked, and nothing else \
-            failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
+            failed), 6 environment or parameter mismatch, 12 metrics missing and nothing worse, 13 the \
             run, its baseline or a scenario's newest run is aborted or running, 64 usage \
             (including a name that does not exist), 15 leaks (with --leaks).
 
@@ -79,6 +81,10 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Compare even when the baseline's Swift version, build configuration, OS or architecture differ.")
     var allowEnvMismatch = false
 
+    @Flag(name: .customLong("allow-param-mismatch"),
+          help: "Compare even when the baseline was recorded with other workload parameters (rows, instances, ...; not repeats or strategies).")
+    var allowParameterMismatch = false
+
     @Flag(help: "Check for leaks and growth (docs/leaks.md) instead of comparing with a baseline.")
     var leaks = false
 
@@ -90,7 +96,7 @@ struct Check: ParsableCommand, Exemplified {
 
     enum CodingKeys: CodingKey {
         case database, store, selection, baseline, tolerance, budget, alpha, minimumEffect, minimumEffectNanoseconds,
-             failOnImprovement, allowMissing, allowEnvMismatch, leaks, format
+             failOnImprovement, allowMissing, allowEnvMismatch, allowParameterMismatch, leaks, format
     }
 
     mutating func validate() throws {
@@ -98,8 +104,8 @@ struct Check: ParsableCommand, Exemplified {
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
         }
-        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch) {
-            throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing or --allow-env-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
+        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch || allowParameterMismatch) {
+            throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing, --allow-env-mismatch or --allow-param-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
         }
         if leaks && store.url != nil {
             throw ValidationError("--leaks reads a SQLite database (--db): the PostgreSQL store has no round_trip views yet (docs/leaks.md)")
@@ -150,6 +156,7 @@ struct Check: ParsableCommand, Exemplified {
             }
         }
         request.allowEnvironmentMismatch = allowEnvMismatch
+        request.allowParameterMismatch = allowParameterMismatch
         request.allowMissing = allowMissing
         return request
     }

@@ -211,4 +211,34 @@ struct GateReviewProcessTests {
         #expect(labels.split(whereSeparator: \.isNewline).count == 1, "\(labels)")
         #expect(try profctl(["baseline", "set", "main"], in: folder).status == 0)
     }
+
+    // MARK: 6. baselines of another workload
+
+    @Test("previous and median:N pick runs of the same parameters; a label on another workload exits 6 unless allowed")
+    func baselinesOfAnotherWorkload() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-list", "--set", "rows=100"], in: folder)
+        #expect(try profctl(["baseline", "set", "main"], in: folder).status == 0)
+        try record(["lazy-list", "--set", "rows=200"], in: folder)
+        // The only earlier run is another workload: refused like another environment.
+        let refused = try profctl(["check", "--baseline", "previous"], in: folder)
+        #expect(refused.status == 6, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("rows 100") && refused.stderr.contains("--allow-param-mismatch"), "\(refused.stderr)")
+        let label = try profctl(["check", "--baseline", "main"], in: folder)
+        #expect(label.status == 6, "\(label.stdout)\(label.stderr)")
+        let allowed = try profctl(["check", "--baseline", "main", "--allow-param-mismatch"], in: folder)
+        #expect(allowed.status != 6 && allowed.stdout.contains("parameters differ from the baseline: rows 100"), "\(allowed.stdout)\(allowed.stderr)")
+
+        // A third run like the first: previous skips the rows=200 run and finds its twin.
+        try record(["lazy-list", "--set", "rows=100"], in: folder)
+        let first = try profctl(["query", "SELECT run_id FROM runs ORDER BY started_at LIMIT 1", "--format", "csv"], in: folder)
+            .stdout.split(whereSeparator: \.isNewline).dropFirst().first.map(String.init) ?? ""
+        let twin = try profctl(["check", "--baseline", "previous", "--format", "json"], in: folder)
+        #expect(twin.status == 0, "\(twin.stdout)\(twin.stderr)")
+        #expect(!first.isEmpty && twin.stdout.contains(first), "\(twin.stdout)")
+        // median:50 over the one eligible run says so.
+        let median = try profctl(["check", "--baseline", "median:50"], in: folder)
+        #expect(median.status == 0, "\(median.stdout)\(median.stderr)")
+        #expect(median.stdout.contains("median:50 is the median of 1 run, not 50"), "\(median.stdout)")
+    }
 }

@@ -8,6 +8,8 @@ import ProfilerSupport
 public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
     case baselineNotFound(String)
     case environmentMismatch([String])
+    /// The baseline ran another workload (rows 100 against 500): its figures are not comparable.
+    case parameterMismatch([String])
     case invalidBaseline(String)
     /// An aborted or running run named as the run to check or as its baseline.
     case runNotComplete(role: String, run: String, scenario: String, status: String, reason: String?)
@@ -18,6 +20,10 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
         case .environmentMismatch(let differences):
             "the baseline was recorded in another environment (\(differences.joined(separator: "; "))); "
                 + "compare like with like, or allow the mismatch (CheckRequest.allowEnvironmentMismatch)"
+        case .parameterMismatch(let differences):
+            "the baseline was recorded with other parameters (\(differences.joined(separator: "; "))), so its figures "
+                + "measure another workload; compare like with like (previous and median:N pick runs with the same parameters), "
+                + "or allow the mismatch (CheckRequest.allowParameterMismatch)"
         case .invalidBaseline(let text):
             "baseline '\(text)': expected a run id, a baseline label, previous, or median:N"
         case .runNotComplete(let role, let run, let scenario, let status, let reason):
@@ -69,28 +75,38 @@ public enum BaselineResolver {
         return nil
     }
 
-    public static func resolve(_ spec: String, for run: RunInfo, in db: any SQLRowSource) throws -> [RunInfo] {
+    /// - Parameter sameParameters: `previous` and `median:N` pick only runs recorded with the
+    ///   run's workload parameters (``workloadDifferences(_:_:)``), and throw
+    ///   ``CheckError/parameterMismatch(_:)`` when earlier runs exist but none has them.
+    public static func resolve(_ spec: String, for run: RunInfo, sameParameters: Bool = false,
+                               in db: any SQLRowSource) throws -> [RunInfo] {
         if spec == "previous" {
-            let rows = try db.rows("""
+            let candidates = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND scenario = ? AND started_at < ? AND run_id <> ?
-                ORDER BY started_at DESC LIMIT 1
-                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID)])
-            guard let row = rows.first else { throw CheckError.baselineNotFound("no complete \(run.scenario) run before \(run.runID.prefix(8))") }
-            return [RunInfo(row: row)]
+                ORDER BY started_at DESC
+                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID)]).map(RunInfo.init(row:))
+            guard let newest = candidates.first else { throw CheckError.baselineNotFound("no complete \(run.scenario) run before \(run.runID.prefix(8))") }
+            guard sameParameters else { return [newest] }
+            guard let same = candidates.first(where: { workloadDifferences(run, [$0]).isEmpty }) else {
+                throw CheckError.parameterMismatch(workloadDifferences(run, [newest]))
+            }
+            return [same]
         }
         if spec.hasPrefix("median:") {
             guard let count = Int(spec.dropFirst("median:".count)), count >= 1 else { throw CheckError.invalidBaseline(spec) }
-            let rows = try db.rows("""
+            let candidates = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND scenario = ?1 AND started_at < ?2 AND run_id <> ?3
                   AND branch IS NOT DISTINCT FROM CAST(?4 AS TEXT)
-                ORDER BY started_at DESC LIMIT ?5
-                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID), SQLValue(run.branch), .init(count)])
-            guard !rows.isEmpty else {
+                ORDER BY started_at DESC
+                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID), SQLValue(run.branch)]).map(RunInfo.init(row:))
+            guard let newest = candidates.first else {
                 throw CheckError.baselineNotFound("no complete \(run.scenario) run before this one on branch \(run.branch ?? "(none)")")
             }
-            return rows.map(RunInfo.init(row:))
+            let eligible = sameParameters ? candidates.filter { workloadDifferences(run, [$0]).isEmpty } : candidates
+            guard !eligible.isEmpty else { throw CheckError.parameterMismatch(workloadDifferences(run, [newest])) }
+            return Array(eligible.prefix(count))
         }
         if let labelled = try Baselines.run(named: spec, scenario: run.scenario, in: db) { return [labelled] }
         if try Baselines.exists(spec, in: db) {
@@ -135,6 +151,18 @@ public enum BaselineResolver {
             }
         }
         return Array(Set(differences)).sorted()
+    }
+
+    /// Parameters that do not change what a metric measures: `repeats` (more samples of the
+    /// same workload) and `strategies` (a strategy left out is reported as missing).
+    public static let nonWorkloadParameters: Set<String> = ["repeats", "strategies"]
+
+    /// The parameter differences that make the figures another workload's (rows 100 against
+    /// 500): every parameter but ``nonWorkloadParameters``. They fail a check unless allowed.
+    public static func workloadDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+        parameterDifferences(run, baselines).filter { difference in
+            !nonWorkloadParameters.contains(where: { difference.hasPrefix($0 + " ") })
+        }
     }
 
     /// A run's parameters (a JSON object) as text per name; none when it cannot be read.
