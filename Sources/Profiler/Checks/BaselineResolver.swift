@@ -67,7 +67,7 @@ public enum BaselineResolver {
         }
         if hexOnly, let run = try? RunQueries.resolve(lowered, in: db) {
             return "'\(name)' cannot be a baseline label: it is the start of run \(run.runID.prefix(8)) (\(run.scenario)), "
-                + "which a baseline named \(name) means; choose another name (e.g. main)"
+                + "so a baseline named \(name) would stand for that run; choose another name (e.g. main)"
         }
         if hexOnly, try db.scalar("SELECT count(*) FROM runs WHERE run_id LIKE ? || '%'", [.text(lowered)])?.int64 ?? 0 > 1 {
             return "'\(name)' cannot be a baseline label: it is the start of several run ids; choose another name (e.g. main)"
@@ -121,7 +121,7 @@ public enum BaselineResolver {
             let labels = try Baselines.names(in: db)
             if !labels.isEmpty {
                 throw UnknownNameError(kind: "baseline label or run", name: spec, origin: "baseline", known: labels,
-                                       hint: "a baseline is one of these labels, a run id (profctl runs), previous or median:N")
+                                       hint: "A baseline is one of these labels, a run id (profctl runs lists them), previous or median:N")
             }
             throw CheckError.baselineNotFound("no label or run '\(spec)' (this database has no baseline labels yet)")
         }
