@@ -15,7 +15,8 @@ public enum ExitCodes {
     public static let improvement: Int32 = 4
     /// `check`: the baseline named does not exist.
     public static let baselineNotFound: Int32 = 5
-    /// `check`: the baseline was recorded with another Swift, build configuration, OS or architecture.
+    /// `check`: the baseline was recorded with another Swift, build configuration, OS or architecture,
+    /// or with other workload parameters (rows 100 against 500).
     public static let environmentMismatch: Int32 = 6
     /// The database file is shorter than its header says.
     public static let truncatedDatabase: Int32 = 7
@@ -70,7 +71,7 @@ public enum ExitCodes {
         case let check as CheckError:
             switch check {
             case .baselineNotFound: baselineNotFound
-            case .environmentMismatch: environmentMismatch
+            case .environmentMismatch, .parameterMismatch: environmentMismatch
             case .invalidBaseline: usage
             case .runNotComplete: runNotComplete
             }

@@ -42,6 +42,7 @@ public enum FlagAdvice {
     static func advice(for error: CheckError) -> String? {
         switch error {
         case .environmentMismatch: "Pass --allow-env-mismatch to compare anyway"
+        case .parameterMismatch: "Record with the baseline's parameters, or pass --allow-param-mismatch to compare anyway"
         case .invalidBaseline: "Labels: profctl baseline list"
         case .baselineNotFound: "Labels: profctl baseline list; set one with: profctl baseline set LABEL --run ID"
         case .runNotComplete: nil

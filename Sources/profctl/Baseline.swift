@@ -34,6 +34,10 @@ struct Baseline: ParsableCommand, Exemplified {
         func run() throws {
             try reportingStoreErrors {
                 let db = try store.openForWriting(database)
+                if let reason = try BaselineResolver.runLikeLabelReason(name, in: db) {
+                    Console.error(reason)
+                    throw ExitCode(ExitCodes.usage)
+                }
                 let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
                 for run in runs { try Checker.requireComplete(run, as: "the run to label") }
                 try db.writing { for run in runs { try Baselines.set(name, run: run, in: db) } }
@@ -70,7 +74,10 @@ struct Baseline: ParsableCommand, Exemplified {
             try reportingStoreErrors {
                 let db = try store.openForWriting(database)
                 let removed = try db.writing { try Baselines.remove(name, in: db) }
-                guard removed > 0 else { throw CheckError.baselineNotFound("no label '\(name)'") }
+                // A label that does not exist is a name typed wrong (or removed already): 64 with the labels there are.
+                guard removed > 0 else {
+                    throw UnknownNameError(kind: "label", name: name, origin: "baseline rm", known: try Baselines.names(in: db))
+                }
                 Console.message("removed \(name) from \(removed) run(s)")
             }
         }

@@ -20,7 +20,9 @@ struct Check: ParsableCommand, Exemplified {
         discussion: """
             Checks the newest run of every scenario (or --run, --scenario) against --baseline: \
             a run id, a label (profctl baseline), previous, or median:N (the last N complete \
-            runs of the scenario on the same branch). Bytes and counts are compared exactly \
+            runs of the scenario on the same branch). previous and median:N pick runs recorded \
+            with the run's workload parameters (all but repeats and strategies); a baseline \
+            recorded with others is refused (exit 6) unless --allow-param-mismatch. Bytes and counts are compared exactly \
             unless --tolerance allows more; latencies are a regression only when a \
             Mann-Whitney U test over the repeats says so and the median moved more than \
             --min-effect and --min-effect-ns. --budget adds absolute limits, with or without \
@@ -34,7 +36,7 @@ struct Check: ParsableCommand, Exemplified {
             Exit codes: 0 pass, 1 error, 2 regression (or outside a budget: over-budget, under-budget), 4 improvement only \
             (with --fail-on-improvement; otherwise 0), 5 baseline not found (for one of \
             several scenarios: named on stderr, the others still checked, and nothing else \
-            failed), 6 environment mismatch, 12 metrics missing and nothing worse, 13 the \
+            failed), 6 environment or parameter mismatch, 12 metrics missing and nothing worse, 13 the \
             run, its baseline or a scenario's newest run is aborted or running, 64 usage \
             (including a name that does not exist), 15 leaks (with --leaks).
 
@@ -79,6 +81,10 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Compare even when the baseline's Swift version, build configuration, OS or architecture differ.")
     var allowEnvMismatch = false
 
+    @Flag(name: .customLong("allow-param-mismatch"),
+          help: "Compare even when the baseline was recorded with other workload parameters (rows, instances, ...; not repeats or strategies).")
+    var allowParameterMismatch = false
+
     @Flag(help: "Check for leaks and growth (docs/leaks.md) instead of comparing with a baseline.")
     var leaks = false
 
@@ -90,7 +96,7 @@ struct Check: ParsableCommand, Exemplified {
 
     enum CodingKeys: CodingKey {
         case database, store, selection, baseline, tolerance, budget, alpha, minimumEffect, minimumEffectNanoseconds,
-             failOnImprovement, allowMissing, allowEnvMismatch, leaks, format
+             failOnImprovement, allowMissing, allowEnvMismatch, allowParameterMismatch, leaks, format
     }
 
     mutating func validate() throws {
@@ -98,8 +104,8 @@ struct Check: ParsableCommand, Exemplified {
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
         }
-        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch) {
-            throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing or --allow-env-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
+        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch || allowParameterMismatch) {
+            throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing, --allow-env-mismatch or --allow-param-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
         }
         if leaks && store.url != nil {
             throw ValidationError("--leaks reads a SQLite database (--db): the PostgreSQL store has no round_trip views yet (docs/leaks.md)")
@@ -150,6 +156,7 @@ struct Check: ParsableCommand, Exemplified {
             }
         }
         request.allowEnvironmentMismatch = allowEnvMismatch
+        request.allowParameterMismatch = allowParameterMismatch
         request.allowMissing = allowMissing
         return request
     }
@@ -165,22 +172,25 @@ struct Check: ParsableCommand, Exemplified {
             try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), origin: "--tolerance", in: db)
             let runs = try selection.runs(in: db)
             if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+            // (Checking every scenario, a budget's scenario without a run is `no-run`, exit 12, below.)
+            if request.baseline == nil, let budget, selection.runReference != nil || selection.scenario != nil {
+                try Self.requireBudgetApplies(request.budgets, file: budget, to: runs)
+            }
             // A scenario without a baseline (new in this branch) must not stop the others
             // from being checked: its regressions would go unseen behind exit 5.
             var results: [CheckResult] = []
             var unchecked: [UncheckedScenario] = []
-            var firstMissingBaseline: CheckError?
             for run in runs {
                 do {
                     if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
                     results.append(try Checker.check(run, request, in: db))
                 } catch let error as CheckError {
-                    guard case .baselineNotFound = error, runs.count > 1 else { throw error }
-                    firstMissingBaseline = firstMissingBaseline ?? error
+                    // Listed as not checked in every format (exit 5 when nothing else fails),
+                    // for one scenario as for several: stdout is never empty on exit 5.
+                    guard case .baselineNotFound = error else { throw error }
                     unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBaseline, note: "\(error)", fails: false))
                 }
             }
-            if results.isEmpty, let first = firstMissingBaseline { throw first }
             // Checking every scenario: a budget for a scenario with no complete run checks nothing.
             if selection.runReference == nil && selection.scenario == nil {
                 let checked = Set(runs.map(\.scenario))
@@ -191,7 +201,9 @@ struct Check: ParsableCommand, Exemplified {
                 }
             }
             Console.output(CheckOutput.render(results, unchecked: unchecked, format: format, advice: FlagAdvice.check))
-            for u in unchecked { Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline ? "; the other scenarios were" : "")) }
+            for u in unchecked {
+                Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline && !results.isEmpty ? "; the other scenarios were" : ""))
+            }
             // Byte regressions of runs recorded with --sites: which code allocated the difference.
             // Explanatory only, never part of the verdict (a store without sites tables has none).
             let explanations: [[SiteRegression]]
@@ -220,26 +232,60 @@ struct Check: ParsableCommand, Exemplified {
         }
     }
 
-    /// `--leaks`: the round-trip and growth verdicts of every run selected.
+    /// `--leaks`: the round-trip and growth verdicts of every run selected. Fails closed:
+    /// a budget metric that is neither a leak key nor a metric of its scenario is a typo
+    /// (exit 64, its line), a run with nothing judged and a leak budget's scenario without
+    /// a run are missing (exit 12), never a pass.
     func runLeaks() throws {
-        var failed = false
+        var outcome = "pass"
         try reportingStoreErrors {
             let db = try store.open(database)
             let budgets = try budget.map { try Budget.load(path: $0) } ?? []
-            if let budget, LeakCheck.leakBudgets(budgets).isEmpty {
+            let leakBudgets = LeakCheck.leakBudgets(budgets)
+            // The other budgets are ignored by --leaks, but their names are checked like
+            // without it: `growth_bytes_per_roud` is a misspelt leak key, not another metric.
+            do {
+                try CheckNames.validate(budgets: budgets.filter { !LeakRules.budgetKeys.contains($0.metric) }, in: db)
+            } catch let unknown as UnknownNameError where unknown.kind == "metric" {
+                throw UnknownNameError(kind: unknown.kind, name: unknown.name, origin: unknown.origin, scope: unknown.scope,
+                                       known: (unknown.known + LeakRules.budgetKeys).sorted(),
+                                       hint: "--leaks reads \(LeakRules.budgetKeys.joined(separator: " and ")); the others are metrics of check without --leaks")
+            }
+            if let budget, leakBudgets.isEmpty {
                 Console.error("\(budget) has no leak budgets (\(LeakRules.budgetKeys.joined(separator: ", "))), so --leaks would gate nothing in it; add one, or leave --budget out")
                 throw ExitCode(ExitCodes.usage)
             }
             try LeakCheck.validate(budgets: budgets, in: db)
-            let ignored = budgets.count - LeakCheck.leakBudgets(budgets).count
+            let ignored = budgets.count - leakBudgets.count
             if ignored > 0 { Console.message("profctl: note: \(ignored) budget\(ignored == 1 ? "" : "s") of other metrics ignored by --leaks") }
             let runs = try selection.runs(in: db)
             if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+            if let budget, selection.runReference != nil || selection.scenario != nil {
+                try Self.requireBudgetApplies(leakBudgets, file: budget, to: runs)
+            }
             let results = try runs.map { try LeakCheck.check($0, budgets: budgets, in: db) }
-            Console.output(LeakOutput.render(results, format: format))
-            failed = results.contains(where: \.fails)
+            var unchecked: [UncheckedScenario] = []
+            if selection.runReference == nil && selection.scenario == nil {
+                let checked = Set(runs.map(\.scenario))
+                var seen = Set<String>()
+                for leakBudget in leakBudgets where !checked.contains(leakBudget.scenario) && seen.insert(leakBudget.scenario).inserted {
+                    unchecked.append(UncheckedScenario(scenario: leakBudget.scenario, reason: .noRun,
+                                                       note: "leak budget at \(leakBudget.origin): no complete \(leakBudget.scenario) run to check; record it (--repeat 3)",
+                                                       fails: true))
+                }
+            }
+            Console.output(LeakOutput.render(results, unchecked: unchecked, format: format))
+            for u in unchecked { Console.message("profctl: not checked, \(u.note)") }
+            for result in results where result.nothingJudged {
+                Console.message("profctl: \(result.run.scenario) run \(result.run.runID.prefix(8)) has no events: nothing judged, which fails as missing")
+            }
+            outcome = LeakOutput.outcome(results, unchecked)
         }
-        if failed { throw ExitCode(ExitCodes.leaks) }
+        switch outcome {
+        case "leaks": throw ExitCode(ExitCodes.leaks)
+        case "missing": throw ExitCode(ExitCodes.missingMetrics)
+        default: return
+        }
     }
 
     /// A baseline given by run id or `latest` can name the run being checked (it would
@@ -279,6 +325,18 @@ struct Check: ParsableCommand, Exemplified {
             Console.error("\(budget.origin): min \(String(format: "%g", min)) is above max \(String(format: "%g", max)): no value keeps to it")
             throw ExitCode(ExitCodes.usage)
         }
+    }
+
+    /// A budgets-only check (no --baseline) of runs none of whose scenarios the file has a
+    /// budget for gates nothing: "0 metrics, PASS" would hide that the file is for other
+    /// scenarios (or the --scenario or --run is the wrong one). A usage mistake, exit 64.
+    static func requireBudgetApplies(_ budgets: [Budget], file: String, to runs: [RunInfo]) throws {
+        let budgeted = Set(budgets.map(\.scenario))
+        let checked = Set(runs.map(\.scenario))
+        guard budgeted.isDisjoint(with: checked), !checked.isEmpty else { return }
+        Console.error("\(file) has no budget for \(checked.sorted().joined(separator: ", ")), the scenario checked, so it would gate nothing; "
+            + "its budgets are for: \(budgeted.sorted().joined(separator: ", ")). Check one of those, add a budget, or give --baseline")
+        throw ExitCode(ExitCodes.usage)
     }
 
     /// Checking the newest runs (no --run): a scenario whose newest run is aborted or still

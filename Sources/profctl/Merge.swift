@@ -13,7 +13,10 @@ struct Merge: ParsableCommand, Exemplified {
             Runs are keyed by their UUID: a run already in OUT is skipped, so merging the \
             same input twice adds nothing. Inputs are only read. Runs still recording are \
             left out. A run's allocation sites (record --sites) come with it, their frames and \
-            stacks stored once in OUT. Each input is merged in one transaction.
+            stacks stored once in OUT. Each input is merged in one transaction. A baseline \
+            label (per scenario) in both keeps the one set more recently (baseline set), so \
+            merging a main-branch job's database moves the history's main label forward; \
+            each label that moved is named on stderr.
             """
     )
 
@@ -29,6 +32,7 @@ struct Merge: ParsableCommand, Exemplified {
         try reportingErrors {
             for outcome in try Merger.merge(into: output, from: inputs, views: BuiltInScenarios.reportViews()) {
                 Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
+                for moved in outcome.labelsMoved { Console.message("\(outcome.input): label moved, \(moved) (set later in \(outcome.input))") }
             }
         }
     }

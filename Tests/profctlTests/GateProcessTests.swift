@@ -64,7 +64,7 @@ struct GateProcessTests {
         let folder = try TemporaryFolder()
         try record(["image-cache"], in: folder)
         try record(["image-cache", "--set", "icon_side=40", "--strategies", "no-cache,strong-cache"], in: folder)
-        let check = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch"], in: folder.url)
         #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("missing") && check.stdout.contains("regression"))
     }
@@ -96,8 +96,10 @@ struct GateProcessTests {
         let unrecorded = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
         #expect(unrecorded.status == 12, "\(unrecorded.stdout)\(unrecorded.stderr)")
         #expect(unrecorded.stderr.contains("no complete image-cache run to check"))
-        // Asking for one scenario limits the check, and its budgets, to it.
-        #expect(try ProfctlProcess.run(["check", "--budget", budgets.path, "--scenario", "lazy-container"], in: folder.url).status == 0)
+        // Asking for one scenario limits the check, and its budgets, to it: a file with no
+        // budget for that scenario gates nothing, a usage mistake (the review's finding 4).
+        let other = try ProfctlProcess.run(["check", "--budget", budgets.path, "--scenario", "lazy-container"], in: folder.url)
+        #expect(other.status == 64 && other.stderr.contains("its budgets are for: image-cache"), "\(other.stderr)")
     }
 
     @Test("a budget whose scenario has no complete run fails in every format, as the exit code does")
@@ -133,23 +135,25 @@ struct GateProcessTests {
         #expect(try check("junit", ["--allow-missing"]).stdout.contains("name=\"no-run\"><skipped"))
     }
 
-    @Test("a baseline recorded with other parameters is named in every format; the verdicts and exit code stay")
+    @Test("a baseline recorded with other parameters is refused (exit 6); allowed, the difference is named in every format")
     func parameterDifferencesNamed() throws {
         let folder = try TemporaryFolder()
         try record(["identity", "--set", "items=5"], in: folder)
         try record(["identity", "--set", "items=60"], in: folder)
+        let refused = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        #expect(refused.status == 6 && refused.stderr.contains("items 5 in "), "\(refused.stderr)")
         let note = "parameters differ from the baseline: items 5 in "
-        let table = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        let table = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch"], in: folder.url)
         #expect(table.status == 2, "\(table.stdout)\(table.stderr)")
         #expect(table.stdout.contains(note) && table.stdout.contains(" vs 60"), "\(table.stdout)")
         for format in ["markdown", "json", "junit", "github"] {
-            let result = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", format], in: folder.url)
+            let result = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch", "--format", format], in: folder.url)
             #expect(result.status == 2, "\(format)")
             #expect(result.stdout.contains(note), "\(format): \(result.stdout)")
         }
         // The same parameters: no note.
         try record(["identity", "--set", "items=60"], in: folder)
-        let same = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
+        let same = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch"], in: folder.url)
         #expect(same.status == 0 && !same.stdout.contains("parameters differ"), "\(same.stdout)")
     }
 
@@ -221,7 +225,7 @@ struct GateProcessTests {
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
         try record(["image-cache", "--set", "icon_side=48"], in: folder)
         try record(["identity", "--instances", "5"], in: folder)  // new here: main has no identity run
-        let check = try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url)
+        let check = try ProfctlProcess.run(["check", "--baseline", "main", "--allow-param-mismatch"], in: folder.url)
         #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("image-cache run") && check.stdout.contains("regression"))
         #expect(check.stderr.contains("not checked, baseline not found: label 'main' has no identity run"))
@@ -291,7 +295,7 @@ struct GateProcessTests {
         try record(["image-cache"], in: folder)
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
         try record(["image-cache", "--set", "icon_side=24"], in: folder)
-        let check = try ProfctlProcess.run(["check", "--baseline", "main", "--format", "json"], in: folder.url)
+        let check = try ProfctlProcess.run(["check", "--baseline", "main", "--allow-param-mismatch", "--format", "json"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         let result = try #require((object["checks"] as? [[String: Any]])?.first)
@@ -303,7 +307,7 @@ struct GateProcessTests {
         #expect(saved.first?["fails"] as? Bool == false)
         #expect((saved.first?["change"] as? Double ?? 0) < 0)
         #expect(!verdicts.contains { $0["fails"] as? Bool == true })
-        let strict = try ProfctlProcess.run(["check", "--baseline", "main", "--fail-on-improvement"], in: folder.url)
+        let strict = try ProfctlProcess.run(["check", "--baseline", "main", "--allow-param-mismatch", "--fail-on-improvement"], in: folder.url)
         #expect(strict.status == 4)
     }
 

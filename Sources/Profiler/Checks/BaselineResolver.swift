@@ -8,6 +8,8 @@ import ProfilerSupport
 public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
     case baselineNotFound(String)
     case environmentMismatch([String])
+    /// The baseline ran another workload (rows 100 against 500): its figures are not comparable.
+    case parameterMismatch([String])
     case invalidBaseline(String)
     /// An aborted or running run named as the run to check or as its baseline.
     case runNotComplete(role: String, run: String, scenario: String, status: String, reason: String?)
@@ -18,6 +20,10 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
         case .environmentMismatch(let differences):
             "the baseline was recorded in another environment (\(differences.joined(separator: "; "))); "
                 + "compare like with like, or allow the mismatch (CheckRequest.allowEnvironmentMismatch)"
+        case .parameterMismatch(let differences):
+            "the baseline was recorded with other parameters (\(differences.joined(separator: "; "))), so its figures "
+                + "measure another workload; compare like with like (previous and median:N pick runs with the same parameters), "
+                + "or allow the mismatch (CheckRequest.allowParameterMismatch)"
         case .invalidBaseline(let text):
             "baseline '\(text)': expected a run id, a baseline label, previous, or median:N"
         case .runNotComplete(let role, let run, let scenario, let status, let reason):
@@ -44,28 +50,63 @@ public enum BaselineResolver {
         return nil
     }
 
-    public static func resolve(_ spec: String, for run: RunInfo, in db: any SQLRowSource) throws -> [RunInfo] {
+    /// The length of the run ids profctl prints (`runs`, `check`): a label of this many hex
+    /// digits or more reads as a run id to anyone, and could become one after a merge.
+    public static let runIDPrefixLength = 8
+
+    /// Why `name` cannot label a run because it looks like a run id, or nil when it can:
+    /// `--baseline` reads labels before run ids, so a label `b7c1c7c5` on another run would
+    /// silently stand in for run b7c1c7c5. Refused when it is a prefix of a run in the store,
+    /// or made of hex digits (and dashes) only and at least ``runIDPrefixLength`` long.
+    public static func runLikeLabelReason(_ name: String, in db: any SQLRowSource) throws -> String? {
+        let lowered = name.lowercased()
+        let hexOnly = !lowered.isEmpty && lowered.allSatisfy { $0.isHexDigit || $0 == "-" }
+        if hexOnly && lowered.count >= runIDPrefixLength {
+            return "'\(name)' cannot be a baseline label: it reads as a run id (hex digits), and a baseline named \(name) would be taken for a run; "
+                + "choose a name with a letter past f (e.g. main, release-1.2)"
+        }
+        if hexOnly, let run = try? RunQueries.resolve(lowered, in: db) {
+            return "'\(name)' cannot be a baseline label: it is the start of run \(run.runID.prefix(8)) (\(run.scenario)), "
+                + "so a baseline named \(name) would stand for that run; choose another name (e.g. main)"
+        }
+        if hexOnly, try db.scalar("SELECT count(*) FROM runs WHERE run_id LIKE ? || '%'", [.text(lowered)])?.int64 ?? 0 > 1 {
+            return "'\(name)' cannot be a baseline label: it is the start of several run ids; choose another name (e.g. main)"
+        }
+        return nil
+    }
+
+    /// - Parameter sameParameters: `previous` and `median:N` pick only runs recorded with the
+    ///   run's workload parameters (``workloadDifferences(_:_:)``), and throw
+    ///   ``CheckError/parameterMismatch(_:)`` when earlier runs exist but none has them.
+    public static func resolve(_ spec: String, for run: RunInfo, sameParameters: Bool = false,
+                               in db: any SQLRowSource) throws -> [RunInfo] {
         if spec == "previous" {
-            let rows = try db.rows("""
+            let candidates = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND scenario = ? AND started_at < ? AND run_id <> ?
-                ORDER BY started_at DESC LIMIT 1
-                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID)])
-            guard let row = rows.first else { throw CheckError.baselineNotFound("no complete \(run.scenario) run before \(run.runID.prefix(8))") }
-            return [RunInfo(row: row)]
+                ORDER BY started_at DESC
+                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID)]).map(RunInfo.init(row:))
+            guard let newest = candidates.first else { throw CheckError.baselineNotFound("no complete \(run.scenario) run before \(run.runID.prefix(8))") }
+            guard sameParameters else { return [newest] }
+            guard let same = candidates.first(where: { workloadDifferences(run, [$0]).isEmpty }) else {
+                throw CheckError.parameterMismatch(workloadDifferences(run, [newest]))
+            }
+            return [same]
         }
         if spec.hasPrefix("median:") {
             guard let count = Int(spec.dropFirst("median:".count)), count >= 1 else { throw CheckError.invalidBaseline(spec) }
-            let rows = try db.rows("""
+            let candidates = try db.rows("""
                 SELECT \(RunInfo.columns) FROM runs
                 WHERE status = 'complete' AND scenario = ?1 AND started_at < ?2 AND run_id <> ?3
                   AND branch IS NOT DISTINCT FROM CAST(?4 AS TEXT)
-                ORDER BY started_at DESC LIMIT ?5
-                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID), SQLValue(run.branch), .init(count)])
-            guard !rows.isEmpty else {
+                ORDER BY started_at DESC
+                """, [.text(run.scenario), .text(run.startedAt), .text(run.runID), SQLValue(run.branch)]).map(RunInfo.init(row:))
+            guard let newest = candidates.first else {
                 throw CheckError.baselineNotFound("no complete \(run.scenario) run before this one on branch \(run.branch ?? "(none)")")
             }
-            return rows.map(RunInfo.init(row:))
+            let eligible = sameParameters ? candidates.filter { workloadDifferences(run, [$0]).isEmpty } : candidates
+            guard !eligible.isEmpty else { throw CheckError.parameterMismatch(workloadDifferences(run, [newest])) }
+            return Array(eligible.prefix(count))
         }
         if let labelled = try Baselines.run(named: spec, scenario: run.scenario, in: db) { return [labelled] }
         if try Baselines.exists(spec, in: db) {
@@ -74,7 +115,15 @@ public enum BaselineResolver {
         do {
             return [try RunQueries.resolve(spec, in: db)]
         } catch StoreError.runNotFound {
-            throw CheckError.baselineNotFound("no label or run '\(spec)'")
+            // Labels exist, and this is none of them: a typo (mian for main) must not read as
+            // "no baseline yet", which CI recipes let pass. With no label at all it is the
+            // first run of a history, and exit 5 says so.
+            let labels = try Baselines.names(in: db)
+            if !labels.isEmpty {
+                throw UnknownNameError(kind: "baseline label or run", name: spec, origin: "baseline", known: labels,
+                                       hint: "A baseline is one of these labels, a run id (profctl runs lists them), previous or median:N")
+            }
+            throw CheckError.baselineNotFound("no label or run '\(spec)' (this database has no baseline labels yet)")
         }
     }
 
@@ -102,6 +151,18 @@ public enum BaselineResolver {
             }
         }
         return Array(Set(differences)).sorted()
+    }
+
+    /// Parameters that do not change what a metric measures: `repeats` (more samples of the
+    /// same workload) and `strategies` (a strategy left out is reported as missing).
+    public static let nonWorkloadParameters: Set<String> = ["repeats", "strategies"]
+
+    /// The parameter differences that make the figures another workload's (rows 100 against
+    /// 500): every parameter but ``nonWorkloadParameters``. They fail a check unless allowed.
+    public static func workloadDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+        parameterDifferences(run, baselines).filter { difference in
+            !nonWorkloadParameters.contains(where: { difference.hasPrefix($0 + " ") })
+        }
     }
 
     /// A run's parameters (a JSON object) as text per name; none when it cannot be read.

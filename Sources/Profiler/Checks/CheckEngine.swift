@@ -84,8 +84,9 @@ public struct CheckResult: Sendable {
     public let baselines: [RunInfo]
     public let verdicts: [Verdict]
     /// What the reader should know that changes no verdict: parameters in which the
-    /// baseline differs from the run (`--set items=60` against `items=5`).
-    public let notes: [String]
+    /// baseline differs from the run (`--set items=60` against `items=5`, when allowed),
+    /// a `median:N` over fewer than N runs.
+    public var notes: [String]
 
     /// The verdicts of `run` against `baselines` (empty for a budgets-only check).
     public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict], notes: [String] = []) {

@@ -9,6 +9,8 @@ public struct CheckRequest: Sendable {
     public var statistics = StatisticsOptions()
     public var budgets: [Budget] = []
     public var allowEnvironmentMismatch = false
+    /// Compare with a baseline recorded with other workload parameters (notes name them).
+    public var allowParameterMismatch = false
     /// Report metrics the run lacks as `missing` without failing.
     public var allowMissing = false
 
@@ -19,13 +21,27 @@ public struct CheckRequest: Sendable {
 public enum Checker {
     public static func check(_ run: RunInfo, _ request: CheckRequest, in db: any SQLRowSource) throws -> CheckResult {
         try requireComplete(run, as: "the run to check")
-        let baselines = try request.baseline.map { try BaselineResolver.resolve($0, for: run, in: db) } ?? []
+        let baselines = try request.baseline.map {
+            try BaselineResolver.resolve($0, for: run, sameParameters: !request.allowParameterMismatch, in: db)
+        } ?? []
         for baseline in baselines { try requireComplete(baseline, as: "the baseline") }
         let differences = BaselineResolver.environmentDifferences(run, baselines)
         if !differences.isEmpty && !request.allowEnvironmentMismatch {
             throw CheckError.environmentMismatch(differences)
         }
-        return try compare(run, against: baselines, request, in: db)
+        // A label or run id on another workload (rows 100 against 500) would turn the
+        // workload's change into a regression or an improvement; previous and median:N pick alike runs.
+        let workload = BaselineResolver.workloadDifferences(run, baselines)
+        if !workload.isEmpty && !request.allowParameterMismatch {
+            throw CheckError.parameterMismatch(workload)
+        }
+        var result = try compare(run, against: baselines, request, in: db)
+        if let spec = request.baseline, spec.hasPrefix("median:"), let count = Int(spec.dropFirst("median:".count)), baselines.count < count {
+            result.notes.append("\(spec) is the median of \(baselines.count) run\(baselines.count == 1 ? "" : "s"), not \(count): "
+                + "only \(baselines.count) complete \(run.scenario) run\(baselines.count == 1 ? "" : "s") "
+                + (request.allowParameterMismatch ? "" : "with these parameters ") + "on branch \(run.branch ?? "(none)") before this one")
+        }
+        return result
     }
 
     /// Compares a run's metrics with its baselines' (and budgets), as given: no baseline is

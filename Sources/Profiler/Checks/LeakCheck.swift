@@ -13,6 +13,10 @@ public struct LeakCheckResult: Sendable {
     public let growthNotJudged: String?
 
     public var fails: Bool { verdicts.contains(where: \.fails) }
+    /// The run has no round trips (no events): nothing was judged, which is no pass.
+    public var nothingJudged: Bool { verdicts.isEmpty }
+    /// `leaks`, `missing` (nothing judged) or `pass`: what every format calls the run's outcome.
+    public var outcome: String { fails ? "leaks" : nothingJudged ? "missing" : "pass" }
 }
 
 /// What `profctl check --leaks` does for one run: reads its round trips, applies its
@@ -61,7 +65,7 @@ public enum LeakCheck {
         if repeats < LeakRules.minimumRepeats {
             growthNotJudged = ("growth not judged: recorded with \(repeats) repeat\(repeats == 1 ? "" : "s"); record \(LeakRules.minimumRepeats) or more repeats")
         }
-        if trips.isEmpty { notes.append("the run has no events: nothing to judge") }
+        if trips.isEmpty { notes.append("the run has no events: nothing was judged, so it fails as missing (were its events deleted, or did its steps run no component?)") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
         var verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
             // The strictest budget that applies.

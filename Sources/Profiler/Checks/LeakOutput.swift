@@ -5,20 +5,26 @@ import ProfilerOutputs
 /// Formats leak verdicts in every `check` format; each row names its scenario, component
 /// and strategy. Only formats: every figure comes from the verdicts.
 public enum LeakOutput {
-    public static func render(_ results: [LeakCheckResult], format: CheckFormat) -> String {
+    /// `unchecked`: scenarios a leak budget names that have no run to check (they fail as missing).
+    public static func render(_ results: [LeakCheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat) -> String {
         switch format {
-        case .table: text(results, renderer: TableRenderer(), heading: { $0 + "\n\n" })
-        case .markdown: text(results, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
-        case .junit: junit(results)
-        case .github: github(results)
-        case .json: json(results)
+        case .table: text(results, unchecked, renderer: TableRenderer(), heading: { $0 + "\n\n" })
+        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
+        case .junit: junit(results, unchecked)
+        case .github: github(results, unchecked)
+        case .json: json(results, unchecked)
         }
     }
 
-    static func outcome(_ results: [LeakCheckResult]) -> String { results.contains(where: \.fails) ? "leaks" : "pass" }
+    /// `leaks` over `missing` (a run with nothing judged, a budget's scenario without a run) over `pass`.
+    public static func outcome(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario] = []) -> String {
+        if results.contains(where: \.fails) { return "leaks" }
+        if results.contains(where: \.nothingJudged) || unchecked.contains(where: \.fails) { return "missing" }
+        return "pass"
+    }
 
     static func title(_ result: LeakCheckResult) -> String {
-        "\(result.run.scenario) run \(result.run.runID.prefix(8)) leaks: \(result.fails ? "FAIL" : "PASS")"
+        "\(result.run.scenario) run \(result.run.runID.prefix(8)) leaks: \(result.fails ? "FAIL" : result.nothingJudged ? "MISSING" : "PASS")"
     }
 
     static func growthValue(_ v: LeakVerdict) -> SQLValue {
@@ -36,14 +42,18 @@ public enum LeakOutput {
                     })
     }
 
-    static func text(_ results: [LeakCheckResult], renderer: any Renderer, heading: (String) -> String) -> String {
+    static func text(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer,
+                     heading: (String) -> String) -> String {
         var sections = results.map { result in
             var section = heading(title(result)) + renderer.render(table(result.verdicts)) + "\n"
             section += sitesText(result.verdicts)
             for note in result.notes + [result.growthNotJudged].compactMap({ $0 }) { section += "note: \(note)\n" }
             return section
         }
-        sections.append(heading("overall: \(outcome(results).uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
+        if !unchecked.isEmpty {
+            sections.append(heading("not checked") + unchecked.map { "\($0.scenario): \($0.status): \($0.note)\n" }.joined())
+        }
+        sections.append(heading("overall: \(outcome(results, unchecked).uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
         return sections.joined(separator: "\n")
     }
 
@@ -74,7 +84,7 @@ public enum LeakOutput {
     }
 
     /// JUnit XML: a test suite per run, a test case per component and strategy.
-    static func junit(_ results: [LeakCheckResult]) -> String {
+    static func junit(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profctl check --leaks\">\n"
         for result in results {
             let failures = result.verdicts.filter(\.fails).count
@@ -91,11 +101,19 @@ public enum LeakOutput {
             }
             out += "  </testsuite>\n"
         }
+        if !unchecked.isEmpty {
+            out += "  <testsuite name=\"not checked\" tests=\"\(unchecked.count)\" failures=\"\(unchecked.filter(\.fails).count)\" errors=\"0\" skipped=\"\(unchecked.filter { !$0.fails }.count)\">\n"
+            for u in unchecked {
+                out += "    <testcase classname=\"\(xml(u.scenario))\" name=\"leaks\">"
+                    + (u.fails ? "<failure message=\"\(xml(u.note))\" type=\"\(u.status)\"/>" : "<skipped message=\"\(xml(u.note))\"/>") + "</testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
         return out + "</testsuites>\n"
     }
 
     /// GitHub Actions workflow commands: an error per failing component and strategy.
-    static func github(_ results: [LeakCheckResult]) -> String {
+    static func github(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario]) -> String {
         var lines: [String] = []
         for result in results {
             for v in result.verdicts where v.fails || v.status == .allowed {
@@ -110,12 +128,15 @@ public enum LeakOutput {
             }
             lines.append("::notice title=profctl check --leaks::\(title(result))")
         }
-        let failed = results.contains(where: \.fails)
-        lines.append("::\(failed ? "error" : "notice") title=profctl check --leaks::overall: \(outcome(results).uppercased())")
+        for u in unchecked {
+            lines.append("::\(u.fails ? "error" : "warning") title=profctl check --leaks \(u.scenario)::\(u.scenario) not checked (\(u.status)): \(u.note.replacingOccurrences(of: "%", with: "%25"))")
+        }
+        let overall = outcome(results, unchecked)
+        lines.append("::\(overall == "pass" ? "notice" : "error") title=profctl check --leaks::overall: \(overall.uppercased())")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ results: [LeakCheckResult]) -> String {
+    static func json(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario]) -> String {
         let checks = results.map { result -> String in
             let verdicts = result.verdicts.map { v in
                 let fields: [(String, String)] = [
@@ -139,12 +160,17 @@ public enum LeakOutput {
             }
             return """
                 {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
-                "outcome": \(JSONText.string(result.fails ? "leaks" : "pass")), \
+                "outcome": \(JSONText.string(result.outcome)), \
                 "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))], \
                 "growth_not_judged": \(result.growthNotJudged.map(JSONText.string) ?? "null"),
                 "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
                 """
         }
-        return "{\"outcome\": \(JSONText.string(outcome(results))),\n\"leaks\": [\n  " + checks.joined(separator: ",\n  ") + "\n]}\n"
+        let notChecked = unchecked.map { u in
+            "{\"scenario\": \(JSONText.string(u.scenario)), \"reason\": \(JSONText.string(u.reason.rawValue)), "
+                + "\"status\": \(JSONText.string(u.status)), \"fails\": \(u.fails), \"note\": \(JSONText.string(u.note))}"
+        }
+        return "{\"outcome\": \(JSONText.string(outcome(results, unchecked))),\n\"leaks\": [\n  " + checks.joined(separator: ",\n  ")
+            + "\n],\n\"unchecked\": [" + notChecked.joined(separator: ", ") + "]}\n"
     }
 }

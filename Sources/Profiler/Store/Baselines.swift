@@ -35,6 +35,11 @@ public enum Baselines {
             """, [.text(name), .text(scenario)]).first.map(RunInfo.init(row:))
     }
 
+    /// Every label, each once, sorted: the valid choices when a name typed is not one.
+    public static func names(in db: any SQLRowSource) throws -> [String] {
+        try db.rows("SELECT DISTINCT name FROM baselines ORDER BY name").compactMap { $0.first?.string }
+    }
+
     public static func exists(_ name: String, in db: any SQLRowSource) throws -> Bool {
         try db.scalar("SELECT count(*) FROM baselines WHERE name = ?", [.text(name)])?.int64 ?? 0 > 0
     }

@@ -8,6 +8,18 @@ public enum Merger {
         public let input: String
         public let runsAdded: Int
         public let runsAlreadyPresent: Int
+        /// Labels of the output that now name another run: the input's label was set later.
+        public var labelsMoved: [MovedLabel] = []
+    }
+
+    /// A label (per scenario) that a merge moved to the input's run.
+    public struct MovedLabel: Sendable, Equatable, CustomStringConvertible {
+        public let name: String
+        public let scenario: String
+        public let fromRun: String
+        public let toRun: String
+
+        public var description: String { "\(name): \(scenario) run \(fromRun.prefix(8)) -> \(toRun.prefix(8))" }
     }
 
     /// Every input is checked before the output is touched; an output this call created
@@ -93,14 +105,28 @@ public enum Merger {
                 """)
         }
         try SiteMerge.copy(db)
+        // The label set more recently wins (created_at is when `baseline set` ran, ISO 8601
+        // text that sorts): a main-branch job labels its run and merges it into the history,
+        // and the history's older label must move forward, not stay on the first run forever.
+        let moved = try db.rows("""
+            SELECT s.name, s.scenario, m.run_id, s.run_id
+            FROM source.baselines s JOIN main.baselines m ON m.name = s.name AND m.scenario = s.scenario
+            WHERE s.created_at > m.created_at AND s.run_id <> m.run_id
+              AND s.run_id IN (SELECT run_id FROM main.runs)
+            ORDER BY s.name, s.scenario
+            """).map { row in
+                MovedLabel(name: row[0].string ?? "", scenario: row[1].string ?? "", fromRun: row[2].string ?? "", toRun: row[3].string ?? "")
+            }
         try db.execute("""
             INSERT INTO main.baselines (name, scenario, run_id, created_at)
-            SELECT name, scenario, run_id, created_at FROM source.baselines WHERE true
-            ON CONFLICT DO NOTHING;
+            SELECT name, scenario, run_id, created_at FROM source.baselines
+            WHERE run_id IN (SELECT run_id FROM main.runs)
+            ON CONFLICT (name, scenario) DO UPDATE SET run_id = excluded.run_id, created_at = excluded.created_at
+            WHERE excluded.created_at > baselines.created_at;
             """)
         // A user's own report, declared by an executable the output has never seen.
         for view in try ReportViews.missing(fromAttached: "source", in: db) { try ReportViews.replace(view, in: db) }
         let added = try db.scalar("SELECT count(*) FROM merged_runs")?.int64 ?? 0
-        return Outcome(input: input, runsAdded: Int(added), runsAlreadyPresent: Int(present))
+        return Outcome(input: input, runsAdded: Int(added), runsAlreadyPresent: Int(present), labelsMoved: moved)
     }
 }
