@@ -112,9 +112,9 @@ public enum CheckNames {
         let derived = Set(all.flatMap(\.derivedMetrics))
         for metric in toleranceMetrics where !exact.contains(metric) {
             let hint = derived.contains(metric) ? "\(metric) is derived from other figures and not gated, so a tolerance for it would do nothing"
-                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by the statistical test (its alpha and minimum effects in StatisticsOptions), not tolerances"
+                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by the statistical test (its alpha and minimum effects), not tolerances"
                 : nil
-            throw UnknownNameError(kind: "exact metric", name: metric, origin: "\(origin) \(metric)=", known: exact.sorted(), hint: hint)
+            throw UnknownNameError(kind: "exact metric", name: metric, origin: "\(origin) \(metric)", known: exact.sorted(), hint: hint)
         }
     }
 }
