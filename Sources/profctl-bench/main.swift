@@ -141,7 +141,7 @@ struct ProfctlBench: ParsableCommand {
             progress("databases at scale")
             figures += try AtScale(sizes: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000], folder: folder).figures()
         }
-        print("profctl-bench: \(RunEnvironment.buildConfiguration) build; hook costs: the lowest of many short interleaved rounds; others: the median of up to \(rounds) rounds (end to end: one run each); \(ProcessInfo.processInfo.activeProcessorCount) cores; usable sizes from chunk headers: \(profctl_hooks_header_usable_size() != 0)")
+        print("profctl-bench: \(RunEnvironment.buildConfiguration) build; hook costs: the lowest of many short interleaved rounds; others: the median of up to \(rounds) rounds (end to end: of 3 turns each); \(ProcessInfo.processInfo.activeProcessorCount) cores; usable sizes from chunk headers: \(profctl_hooks_header_usable_size() != 0)")
         print("")
         print(TableRenderer().render(Self.table(figures)), terminator: "")
         if let json {
