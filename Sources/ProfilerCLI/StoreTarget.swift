@@ -10,7 +10,8 @@ public enum StoreTarget {
         let trimmed = target.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { throw ValidationError("\(flag) is empty: give a postgres:// URL or a libpq key=value string") }
         let isURL = trimmed.hasPrefix("postgres://") || trimmed.hasPrefix("postgresql://")
-        let isKeyValue = trimmed.split(separator: " ").allSatisfy { $0.contains("=") && !$0.hasPrefix("=") }
+        // libpq's own parser judges a key=value string in full (it allows spaces around '=').
+        let isKeyValue = trimmed.contains("=")
         guard isURL || isKeyValue else {
             throw ValidationError("\(flag) '\(target)' is not a PostgreSQL connection string: give a postgres://USER@HOST[:PORT]/DB URL "
                                   + "or libpq key=value pairs, for example 'host=db.example dbname=profctl user=ci'")
