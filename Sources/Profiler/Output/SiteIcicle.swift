@@ -5,53 +5,25 @@ import ProfilerModel
 /// region from the outermost at the top, each box as wide as the bytes allocated under it.
 /// Every box has a tooltip with its full name and bytes.
 public enum SiteIcicle {
-    final class Node {
-        var bytes = 0
-        var children: [String: Node] = [:]
-        var order: [String] = []
-        func child(_ name: String) -> Node {
-            if let node = children[name] { return node }
-            let node = Node()
-            children[name] = node
-            order.append(name)
-            return node
-        }
-    }
-
     static let width = 760.0, rowHeight = 18.0
 
     /// One chart per group of `rows`, in their order (at most `limit` groups).
     public static func charts(_ rows: [SiteRow], stacks: [Int64: SiteStack], limit: Int = 24) -> [String] {
-        var groups: [(String, Node)] = []
-        var index: [String: Node] = [:]
-        for row in rows where row.counts.requestedBytes > 0 {
-            let title = "\(row.component) / \(row.strategy) / \(row.kind)"
-            let root: Node
-            if let existing = index[title] { root = existing } else {
-                guard groups.count < limit else { continue }
-                root = Node()
-                index[title] = root
-                groups.append((title, root))
-            }
-            root.bytes += row.counts.requestedBytes
-            var node = root
-            for name in SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
-                node = node.child(name)
-                node.bytes += row.counts.requestedBytes
-            }
+        let groups = SiteCallTree.groups(rows.filter { $0.counts.requestedBytes > 0 }, stacks: stacks, limit: limit) {
+            $0.requestedBytes
         }
-        return groups.map { svg(title: $0.0, root: $0.1) }
+        return groups.map { svg(title: $0.title, root: $0.root) }
     }
 
-    static func depth(_ node: Node) -> Int { 1 + (node.children.values.map(depth).max() ?? 0) }
+    static func depth(_ node: SiteCallTree) -> Int { 1 + (node.children.values.map(depth).max() ?? 0) }
 
-    static func svg(title: String, root: Node) -> String {
+    static func svg(title: String, root: SiteCallTree) -> String {
         let rows = depth(root)
         let height = 28 + Double(rows) * rowHeight
         var out = "<svg class=\"chart icicle\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">"
         out += "<title>\(SVGChart.escape(title)): \(root.bytes) B allocated</title>"
         out += "<text class=\"title\" x=\"0\" y=\"16\">\(SVGChart.escape(title)): \(root.bytes) B allocated (width: requested bytes)</text>"
-        func box(_ name: String, _ node: Node, x: Double, w: Double, level: Int) {
+        func box(_ name: String, _ node: SiteCallTree, x: Double, w: Double, level: Int) {
             let y = 24 + Double(level) * rowHeight
             out += "<g><title>\(SVGChart.escape(name)): \(node.bytes) B</title>"
             out += "<rect class=\"s\(level % 6)\" x=\(attr(x)) y=\(attr(y)) width=\(attr(max(w - 1, 0.5))) height=\(attr(rowHeight - 2)) rx=\"2\"/>"

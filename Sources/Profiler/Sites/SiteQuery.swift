@@ -132,40 +132,9 @@ public enum SiteQuery {
     /// The sites as call trees, one per (component, strategy, kind): the user's frames from
     /// the outermost in, each line with the live requested bytes and allocations under it.
     public static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
-        final class Node {
-            var bytes = 0, allocations = 0
-            var children: [String: Node] = [:]
-            var order: [String] = []
-            func child(_ name: String) -> Node {
-                if let node = children[name] { return node }
-                let node = Node()
-                children[name] = node
-                order.append(name)
-                return node
-            }
-        }
         var out = ""
-        var groups: [(String, Node)] = []
-        var index: [String: Node] = [:]
-        for row in rows {
-            let title = "\(row.component) / \(row.strategy) / \(row.kind)"
-            let root: Node
-            if let existing = index[title] { root = existing } else {
-                root = Node()
-                index[title] = root
-                groups.append((title, root))
-            }
-            let path = SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site)
-            var node = root
-            node.bytes += row.counts.liveRequestedBytes
-            node.allocations += row.counts.allocations
-            for name in path {
-                node = node.child(name)
-                node.bytes += row.counts.liveRequestedBytes
-                node.allocations += row.counts.allocations
-            }
-        }
-        func render(_ node: Node, _ depth: Int) {
+        let groups = SiteCallTree.groups(rows, stacks: stacks) { $0.liveRequestedBytes }
+        func render(_ node: SiteCallTree, _ depth: Int) {
             let sorted = node.order.compactMap { name in node.children[name].map { (name, $0) } }
                 .sorted { abs($0.1.bytes) > abs($1.1.bytes) }
             for (name, child) in sorted {
