@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Profiler
 
 /// Where `-o/--output` writes, checked before any work is done: a report or an export
 /// never replaces a SQLite database (the one being read, or any other: `report -o
@@ -16,7 +17,8 @@ public enum OutputPath {
             if isFolder.boolValue {
                 throw ValidationError("-o \(path) is a folder: give a file inside it, for example \(path)/report.html")
             }
-            if isSQLiteDatabase(path) {
+            // Read without opening a named pipe (that would wait for a writer): /dev/stdout stays an output.
+            if ProfileStore.mayHoldDatabase(at: path) {
                 throw ValidationError("-o \(path) is a SQLite database: profctl does not overwrite a database with its output; choose another file")
             }
             return
@@ -27,13 +29,5 @@ public enum OutputPath {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ValidationError("-o \(path): the folder \(folder) does not exist; create it first (mkdir -p \(folder))")
         }
-    }
-
-    /// True when the file starts with SQLite's 16-byte header.
-    static func isSQLiteDatabase(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header == Data("SQLite format 3\u{0}".utf8)
     }
 }

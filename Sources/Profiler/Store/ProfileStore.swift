@@ -70,6 +70,16 @@ public enum ProfileStore {
         return kill(id, 0) == 0 || errno == EPERM
     }
 
+    /// Whether `path` may hold a SQLite database (a regular file with SQLite's header, or one
+    /// that cannot be looked at), read without SQLite: what a report written to a path must
+    /// never replace. A named pipe or a device is never opened.
+    public static func mayHoldDatabase(at path: String) -> Bool {
+        switch DatabaseFile.inspect(path) {
+        case .plausible, .truncated: true
+        case .missing, .notAFile, .empty, .notSQLite: false
+        }
+    }
+
     /// Opens an existing database read-only whatever its schema version, for looking
     /// at where it stands.
     public static func openForInspection(path: String) throws -> SQLiteConnection {
