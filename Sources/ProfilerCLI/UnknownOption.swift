@@ -19,36 +19,26 @@ public struct UnknownOption: Equatable, Sendable {
     /// The first `--option` in `arguments` (those after the program's name) that the
     /// command they select under `root` does not declare; nil when every one is declared.
     public static func first<Root: ParsableCommand>(in arguments: [String], root: Root.Type) -> UnknownOption? {
-        var command: ParsableCommand.Type = root
-        var path = [root._commandName]
-        var given: [String] = []
-        for argument in arguments {
-            if argument == "--" { break }
-            if argument.hasPrefix("--") {
-                given.append(String(argument.prefix { $0 != "=" }))
-            } else if given.isEmpty,
-                      let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) {
-                command = sub
-                path.append(sub._commandName)
-            }
-        }
-        let known = declaredOptions(in: Root.helpMessage(for: command, includeHidden: true, columns: 10_000))
+        let given = arguments.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "=" }) }
+        let selected = CommandPath(arguments, root: root)
+        let path = selected.names.joined(separator: " ")
+        let known = declaredOptions(in: Root.helpMessage(for: selected.command, includeHidden: true, columns: 10_000))
         guard let name = given.first(where: { !known.contains($0) }) else { return nil }
         if name.contains(where: \.isWhitespace) {
             // Not a misspelt option: an argument (SQL with a leading comment, say) that starts with "--".
             let shown = name.prefix { $0 != "\n" }
             let message = """
                 Error: '\(shown)\(shown.count < name.count ? "..." : "")' starts with '--', so it was read as an option: \
-                put a lone '--' before it (everything after '--' is an argument), e.g. \(path.joined(separator: " ")) -- '-- note' ...
-                  See '\(path.joined(separator: " ")) --help' for more information.
+                put a lone '--' before it (everything after '--' is an argument), e.g. \(path) -- '-- note' ...
+                  See '\(path) --help' for more information.
                 """
             return UnknownOption(name: name, suggestion: nil, message: message)
         }
         let suggestion = closest(to: name, among: known)
         let message = """
             Error: Unknown option '\(name)'.\(suggestion.map { " Did you mean '\($0)'?" } ?? "")
-            Usage: \(Root.usageString(for: command))
-              See '\(path.joined(separator: " ")) --help' for more information.
+            Usage: \(Root.usageString(for: selected.command))
+              See '\(path) --help' for more information.
             """
         return UnknownOption(name: name, suggestion: suggestion, message: message)
     }
