@@ -237,7 +237,7 @@ struct Check: ParsableCommand, Exemplified {
     /// (exit 64, its line), a run with nothing judged and a leak budget's scenario without
     /// a run are missing (exit 12), never a pass.
     func runLeaks() throws {
-        var outcome = "pass"
+        var outcome = LeakOutput.Outcome.pass
         try reportingStoreErrors {
             let db = try store.open(database)
             let budgets = try budget.map { try Budget.load(path: $0) } ?? []
@@ -282,9 +282,9 @@ struct Check: ParsableCommand, Exemplified {
             outcome = LeakOutput.outcome(results, unchecked)
         }
         switch outcome {
-        case "leaks": throw ExitCode(ExitCodes.leaks)
-        case "missing": throw ExitCode(ExitCodes.missingMetrics)
-        default: return
+        case .leaks: throw ExitCode(ExitCodes.leaks)
+        case .missing: throw ExitCode(ExitCodes.missingMetrics)
+        case .pass: return
         }
     }
 

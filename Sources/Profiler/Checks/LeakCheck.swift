@@ -16,7 +16,7 @@ public struct LeakCheckResult: Sendable {
     /// The run has no round trips (no events): nothing was judged, which is no pass.
     public var nothingJudged: Bool { verdicts.isEmpty }
     /// `leaks`, `missing` (nothing judged) or `pass`: what every format calls the run's outcome.
-    public var outcome: String { fails ? "leaks" : nothingJudged ? "missing" : "pass" }
+    public var outcome: LeakOutput.Outcome { fails ? .leaks : nothingJudged ? .missing : .pass }
 }
 
 /// What `profctl check --leaks` does for one run: reads its round trips, applies its

@@ -17,10 +17,15 @@ public enum LeakOutput {
     }
 
     /// `leaks` over `missing` (a run with nothing judged, a budget's scenario without a run) over `pass`.
-    public static func outcome(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario] = []) -> String {
-        if results.contains(where: \.fails) { return "leaks" }
-        if results.contains(where: \.nothingJudged) || unchecked.contains(where: \.fails) { return "missing" }
-        return "pass"
+    /// What a `check --leaks` comes to: its exit code, and the word every format prints.
+    public enum Outcome: String, Sendable {
+        case pass, leaks, missing
+    }
+
+    public static func outcome(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario] = []) -> Outcome {
+        if results.contains(where: \.fails) { return .leaks }
+        if results.contains(where: \.nothingJudged) || unchecked.contains(where: \.fails) { return .missing }
+        return .pass
     }
 
     static func title(_ result: LeakCheckResult) -> String {
@@ -53,7 +58,7 @@ public enum LeakOutput {
         if !unchecked.isEmpty {
             sections.append(heading("not checked") + unchecked.map { "\($0.scenario): \($0.status): \($0.note)\n" }.joined())
         }
-        sections.append(heading("overall: \(outcome(results, unchecked).uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
+        sections.append(heading("overall: \(outcome(results, unchecked).rawValue.uppercased()) (\(results.count) run\(results.count == 1 ? "" : "s") checked for leaks)"))
         return sections.joined(separator: "\n")
     }
 
@@ -132,7 +137,7 @@ public enum LeakOutput {
             lines.append("::\(u.fails ? "error" : "warning") title=profctl check --leaks \(u.scenario)::\(u.scenario) not checked (\(u.status)): \(u.note.replacingOccurrences(of: "%", with: "%25"))")
         }
         let overall = outcome(results, unchecked)
-        lines.append("::\(overall == "pass" ? "notice" : "error") title=profctl check --leaks::overall: \(overall.uppercased())")
+        lines.append("::\(overall == .pass ? "notice" : "error") title=profctl check --leaks::overall: \(overall.rawValue.uppercased())")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -160,7 +165,7 @@ public enum LeakOutput {
             }
             return """
                 {"run_id": \(JSONText.string(result.run.runID)), "scenario": \(JSONText.string(result.run.scenario)), \
-                "outcome": \(JSONText.string(result.outcome)), \
+                "outcome": \(JSONText.string(result.outcome.rawValue)), \
                 "notes": [\(result.notes.map(JSONText.string).joined(separator: ", "))], \
                 "growth_not_judged": \(result.growthNotJudged.map(JSONText.string) ?? "null"),
                 "verdicts": [\n    \(verdicts.joined(separator: ",\n    "))\n  ]}
@@ -170,7 +175,7 @@ public enum LeakOutput {
             "{\"scenario\": \(JSONText.string(u.scenario)), \"reason\": \(JSONText.string(u.reason.rawValue)), "
                 + "\"status\": \(JSONText.string(u.status)), \"fails\": \(u.fails), \"note\": \(JSONText.string(u.note))}"
         }
-        return "{\"outcome\": \(JSONText.string(outcome(results, unchecked))),\n\"leaks\": [\n  " + checks.joined(separator: ",\n  ")
+        return "{\"outcome\": \(JSONText.string(outcome(results, unchecked).rawValue)),\n\"leaks\": [\n  " + checks.joined(separator: ",\n  ")
             + "\n],\n\"unchecked\": [" + notChecked.joined(separator: ", ") + "]}\n"
     }
 }
