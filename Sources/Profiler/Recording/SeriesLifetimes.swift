@@ -22,26 +22,16 @@ final class SeriesLifetimes: @unchecked Sendable {
         deinit { figures.deallocate() }
     }
 
-    /// The series so far, in the order they were first seen, with the two added to last:
-    /// a lazy container's events alternate between two series (create, realize), and
-    /// comparing a kind and two short strings with each is cheaper than hashing the key
-    /// (a dictionary lookup per event cost about 800 instructions).
+    /// The series so far, in the order they were first seen. A lazy container's events
+    /// alternate between two series (create, realize): the two added to last are compared
+    /// before the dictionary is hashed into (a lookup per event cost about 800 instructions).
     private struct State {
         var order: [Key] = []
         var sums: [Key: Sums] = [:]
-        var last: (key: Key, sums: Sums)?
-        var beforeLast: (key: Key, sums: Sums)?
+        var recent = RecentPair<Key, Sums>()
 
-        mutating func sums(kind: EventKind, component: String, strategy: String) -> Sums {
-            if let last, last.key.kind == kind, last.key.component == component, last.key.strategy == strategy {
-                return last.sums
-            }
-            if let entry = beforeLast, entry.key.kind == kind, entry.key.component == component,
-               entry.key.strategy == strategy {
-                swap(&last, &beforeLast)
-                return entry.sums
-            }
-            let key = Key(component: component, strategy: strategy, kind: kind)
+        mutating func sums(for key: Key) -> Sums {
+            if let known = recent.value(for: key) { return known }
             let target: Sums
             if let known = sums[key] {
                 target = known
@@ -50,8 +40,7 @@ final class SeriesLifetimes: @unchecked Sendable {
                 sums[key] = target
                 order.append(key)
             }
-            beforeLast = last
-            last = (key, target)
+            recent.remember(key, target)
             return target
         }
     }
@@ -63,7 +52,7 @@ final class SeriesLifetimes: @unchecked Sendable {
     /// first time a series is seen). A region the hooks no longer hold adds nothing.
     func add(scopeID: UInt64, kind: EventKind, component: String, strategy: String) {
         state.withLock { state in
-            let target = state.sums(kind: kind, component: component, strategy: strategy)
+            let target = state.sums(for: Key(component: component, strategy: strategy, kind: kind))
             if profctl_region_lifetimes_add(scopeID, target.figures) == 0 { target.regions += 1 }
         }
     }

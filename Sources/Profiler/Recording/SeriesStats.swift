@@ -99,11 +99,8 @@ struct SeriesKeys {
     /// Per subject and repeat, its create and realize events folded by instance.
     private var heldIndexes: [HeldKey: Int] = [:]
     private var held: [HeldInstances] = []
-    // Events come in long stretches of one or two series (create, realize, create, ...):
-    // comparing with the last two keys is cheaper than hashing.
-    private var last = -1, beforeLast = -1
-    private var lastKey = Key(repeatIndex: -1, step: -1, subject: -1, kind: -1)
-    private var beforeLastKey = Key(repeatIndex: -1, step: -1, subject: -1, kind: -1)
+    /// Events come in long stretches of one or two series (create, realize, create, ...).
+    private var recent = RecentPair<Key, Int>()
 
     init(db: SQLiteConnection, runKey: Int64) throws {
         self.db = db
@@ -118,16 +115,11 @@ struct SeriesKeys {
     mutating func record(_ e: Event, seq: Int64, step: Int64, subject: Int64, duration: Int64) throws -> Int64 {
         let key = Key(repeatIndex: e.repeatIndex, step: step, subject: subject, kind: e.kind.code)
         let index: Int
-        if last >= 0, key == lastKey {
-            index = last
-        } else if beforeLast >= 0, key == beforeLastKey {
-            index = beforeLast
-            (last, beforeLast) = (beforeLast, last)
-            (lastKey, beforeLastKey) = (beforeLastKey, lastKey)
+        if let known = recent.value(for: key) {
+            index = known
         } else {
             index = try lookUp(key, seq: seq, instance: e.instance)
-            (last, beforeLast) = (index, last)
-            (lastKey, beforeLastKey) = (key, lastKey)
+            recent.remember(key, index)
         }
         stats[index].add(e, seq: seq, duration: duration)
         let heldIndex = stats[index].heldIndex
