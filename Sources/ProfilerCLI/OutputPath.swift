@@ -30,4 +30,19 @@ public enum OutputPath {
             throw ValidationError("-o \(path): the folder \(folder) does not exist; create it first (mkdir -p \(folder))")
         }
     }
+
+    /// Writes `data` to `path`: a regular file (or a new one) atomically, so that no reader
+    /// sees half a report; anything else in place (/dev/stdout, /dev/null, a named pipe),
+    /// which an atomic write would replace with a regular file (run as root, even /dev/null).
+    public static func write(_ data: Data, to path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else {
+            return try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: data)
+    }
 }

@@ -55,7 +55,7 @@ struct Export: ParsableCommand, Exemplified {
             }
             let trace = ChromeTrace.export(try runs.map { try TraceQuery.load($0, from: db) })
             if let output {
-                try Data(trace.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try OutputPath.write(Data(trace.utf8), to: output)
                 Console.message("wrote \(runs.count) run(s) to \(output)")
             } else {
                 Console.output(trace)
@@ -77,7 +77,7 @@ struct Export: ParsableCommand, Exemplified {
         if ids.isEmpty { throw SiteError.noSiteRuns(path: db.storeName) }
         let profile = Data(Pprof.export(try ids.map { try SiteQuery.sites(runID: $0, in: db) }))
         if let output {
-            try profile.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try OutputPath.write(profile, to: output)
             Console.message("wrote the sites of \(ids.count) run(s) to \(output)")
         } else {
             FileHandle.standardOutput.write(profile)

@@ -73,7 +73,7 @@ struct Report: ParsableCommand, Exemplified {
                 text = try ReportPrinter.render(reports, format: format)
             }
             if let output {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try OutputPath.write(Data(text.utf8), to: output)
                 Console.message("wrote \(reports.count) report(s) to \(output)")
             } else {
                 Console.output(text)

@@ -60,4 +60,28 @@ struct OutputGuardProcessTests {
         #expect(result.stderr.contains("--strategies '' names no strategy: give at least one of eager, lazy, lazy-realized"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db.path)) == db.bytes)
     }
+
+    @Test("-o a named pipe writes into the pipe and leaves it a pipe (an atomic write replaced it with a file, and as root /dev/null too)",
+          .timeLimit(.minutes(1)))
+    func outputIntoPipe() throws {
+        let folder = try TemporaryFolder()
+        _ = try recorded(folder.url)
+        let pipe = folder.url.appendingPathComponent("pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [pipe]
+        let out = Pipe()
+        reader.standardOutput = out
+        try reader.run()
+        let result = try ProfctlProcess.run(["report", "--db", "p.sqlite", "--format", "csv", "-o", pipe], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        let stillPipe = stat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+        #expect(stillPipe, "still a named pipe")
+        if !stillPipe { reader.terminate() }  // nothing will ever write to the pipe it waits on
+        let read = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(read.contains("component,strategy"), "\(read)")
+    }
 }
