@@ -6,14 +6,11 @@
  */
 #define _GNU_SOURCE
 #include "lifetimes.h"
-#include "allocation_hooks.h"
 
-#include <malloc.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define SLOTS 4096 /* hooks_glibc.c's PROFCTL_MAX_THREADS */
+#define SLOTS PROFCTL_MAX_THREADS /* one per table slot */
 #define DEPTHS (PROFCTL_MAX_REGION_DEPTH + 1)
 
 static _Atomic(lifetimes_block *) storage[SLOTS];
@@ -99,13 +96,10 @@ lifetimes_block *lifetimes_close(uint32_t slot, uint32_t depth, uint64_t tempora
     return parent;
 }
 
-int profctl_region_lifetimes_add(uint64_t scope_id, profctl_lifetimes *into) {
-    uint32_t slot, depth;
-    if (!scope_id || !lifetimes_thread_position(&slot, &depth) || depth + 1 >= DEPTHS) return -1;
+int lifetimes_add(uint32_t slot, uint32_t depth, uint64_t scope_id, profctl_lifetimes *into) {
+    if (!scope_id || slot >= SLOTS || depth >= DEPTHS) return -1;
     lifetimes_block *s = atomic_load_explicit(&storage[slot], memory_order_relaxed);
-    if (!s || s[depth + 1].scope_id != scope_id) return -1;
-    add(&s[depth + 1], into);
+    if (!s || s[depth].scope_id != scope_id) return -1;
+    add(&s[depth], into);
     return 0;
 }
-
-size_t profctl_malloc_usable_size(void *pointer) { return malloc_usable_size(pointer); }

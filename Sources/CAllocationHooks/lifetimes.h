@@ -1,16 +1,14 @@
 /*
  * The hot half of the lifetimes and size classes (include/allocation_lifetimes.h): inline
- * in hooks_glibc.c's malloc and free, a few instructions each. The rest is lifetimes.c.
+ * in malloc and free (fast_paths.h) and the general path (accounting.c), a few
+ * instructions each. The rest is lifetimes.c. A leaf: it calls nothing of the hooks;
+ * regions.c hands it the table slot and depth of each region that opens or closes.
  */
 #ifndef PROFCTL_LIFETIMES_INTERNAL_H
 #define PROFCTL_LIFETIMES_INTERNAL_H
 
 #include "allocation_lifetimes.h"
-#include <stddef.h>
-
-/* Between adds to neighbouring counters: keeps the compiler from pairing them into vector
- * instructions, which take more instructions than the adds (as hooks_glibc.c's SEPARATE). */
-#define LIFETIMES_SEPARATE() __asm__ volatile("" ::: "memory")
+#include "hooks_base.h"
 
 /* A region's figures while it is open: profctl_lifetimes with its size classes stored by
  * column, so that the allocation's three adds index by the column times 8 (an addressing
@@ -34,7 +32,7 @@ typedef struct lifetimes_block {
  * the compiler emits for a class, takes about 2 cycles more per allocation on this
  * machine's AMD EPYC (BENCHMARKS.md, "Hooks in time"). (size | 1) keeps both defined for
  * size 0, which lands in class 0 with size 1. */
-static inline __attribute__((always_inline)) uint64_t lifetimes_column_of_size(size_t requested) {
+static ALWAYS_INLINE uint64_t lifetimes_column_of_size(size_t requested) {
     uint64_t column; /* 64 bits wide, so that indexing by it takes no zero-extending move */
     __asm__("lzcnt %1, %0" : "=r"(column) : "r"((uint64_t)requested | 1) : "cc");
     return column;
@@ -44,32 +42,33 @@ static inline __attribute__((always_inline)) uint64_t lifetimes_column_of_size(s
  * three adds. used_classes gets the requested size itself: its top bit is the class's, so
  * every class in use is marked (with some unused ones below it, which cost the close a look
  * at a zero) for one instruction where 1 << c took three. */
-static inline __attribute__((always_inline)) void lifetimes_allocated(lifetimes_block *b, size_t requested, size_t usable) {
+static ALWAYS_INLINE void lifetimes_allocated(lifetimes_block *b, size_t requested, size_t usable) {
     uint64_t c = lifetimes_column_of_size(requested);
     b->used_classes |= requested | 1;
     b->allocations[c] += 1;
-    LIFETIMES_SEPARATE();
+    SEPARATE();
     b->requested_bytes[c] += requested;
-    LIFETIMES_SEPARATE();
+    SEPARATE();
     b->usable_bytes[c] += usable;
 }
 
 /* The figures of depth `depth` (0: outside any region) for the thread owning table slot
  * `slot`; never NULL (a shared block that nobody reads when the storage cannot be mapped). */
-lifetimes_block *lifetimes_at(uint32_t slot, uint32_t depth);
+HIDDEN lifetimes_block *lifetimes_at(uint32_t slot, uint32_t depth);
 
 /* A region opens at `depth` (>= 1): its figures start from zero. Returns them. */
-lifetimes_block *lifetimes_open(uint32_t slot, uint32_t depth, uint64_t scope_id);
+HIDDEN lifetimes_block *lifetimes_open(uint32_t slot, uint32_t depth, uint64_t scope_id);
 
 /* The region at `depth` closes with its temporaries (blocks it allocated that its thread
- * freed while it was open, its inner regions' included; hooks_glibc.c counts them beside
+ * freed while it was open, its inner regions' included; the hooks count them beside
  * the bytes it reclaimed): its size classes are folded into its parent's, and its figures
  * kept for profctl_region_lifetimes_add until a region opens at that depth again. Returns
  * the parent's. (The parent's temporaries come with its own close: they include these.) */
-lifetimes_block *lifetimes_close(uint32_t slot, uint32_t depth, uint64_t temporaries, uint64_t temporary_requested_bytes);
+HIDDEN lifetimes_block *lifetimes_close(uint32_t slot, uint32_t depth, uint64_t temporaries, uint64_t temporary_requested_bytes);
 
-/* The table slot of the calling thread and its open depth, for profctl_region_lifetimes_add
- * (hooks_glibc.c's). False when the thread has no slot. */
-int lifetimes_thread_position(uint32_t *slot, uint32_t *depth);
+/* Adds the figures kept for the region `scope_id` that closed at `depth` in table slot
+ * `slot` to `into` (profctl_region_lifetimes_add, regions.c's). 0; -1 when another region
+ * opened there since, or none did. */
+HIDDEN int lifetimes_add(uint32_t slot, uint32_t depth, uint64_t scope_id, profctl_lifetimes *into);
 
 #endif

@@ -1,27 +1,21 @@
 /*
  * Allocation sites: call stacks captured by walking frame pointers, stored once, and a
- * per-thread log of the blocks allocated in regions. Kept apart from hooks_glibc.c, which
- * calls in at two places only (a block tracked in a region, a free), and only while
- * profctl_sites_on is set.
+ * per-thread log of the blocks allocated in regions. A leaf of the hooks (sites.h): they
+ * call in at two places only (a block tracked in a region, a free), and only while
+ * profctl_sites_on is set; nothing here calls them.
  *
- * Rules, as in hooks_glibc.c: never call malloc (storage is mmapped), nothing that can
+ * Rules, as in every file of the hooks (hooks_base.h): never call malloc (storage is mmapped), nothing that can
  * allocate on these paths. A frame pointer is followed only while it stays inside the
  * thread's stack, goes up, and is aligned, so a frame that does not keep one ends the
  * stack early rather than reading garbage.
  */
 #define _GNU_SOURCE
-#include "allocation_sites.h"
-#include "allocation_hooks.h"
+#include "sites.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
-
-#define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 volatile int profctl_sites_on;
 static _Atomic int capture_depth = 32;
@@ -55,9 +49,6 @@ static uint64_t arena_used;
 static _Atomic uint32_t stack_count;
 static _Atomic int stacks_ready; /* 0 not yet, 1 ready, 2 mmap failed */
 
-static inline void lock(atomic_flag *f) { while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) { } }
-static inline void unlock(atomic_flag *f) { atomic_flag_clear_explicit(f, memory_order_release); }
-
 static bool prepare_stacks_locked(void) {
     if (atomic_load_explicit(&stacks_ready, memory_order_relaxed) == 1) return true;
     if (atomic_load_explicit(&stacks_ready, memory_order_relaxed) == 2) return false;
@@ -80,41 +71,41 @@ static inline uint64_t hash_frames(const uintptr_t *frames, uint32_t depth) {
 
 /* Finds or stores a stack; 0 when it cannot be stored. */
 static uint32_t intern(const uintptr_t *frames, uint32_t depth, uint64_t hash) {
-    lock(&stacks_lock);
-    if (!prepare_stacks_locked()) { unlock(&stacks_lock); return 0; }
+    spin_lock(&stacks_lock);
+    if (!prepare_stacks_locked()) { spin_unlock(&stacks_lock); return 0; }
     uint64_t i = hash & (INDEX_SLOTS - 1);
     uint32_t id;
     while ((id = stack_index[i]) != 0) {
         const stack_record *s = &stacks[id - 1];
         if (s->hash == hash && s->depth == depth &&
             memcmp(&arena[s->offset], frames, depth * sizeof(uintptr_t)) == 0) {
-            unlock(&stacks_lock);
+            spin_unlock(&stacks_lock);
             return id;
         }
         i = (i + 1) & (INDEX_SLOTS - 1);
     }
     uint32_t count = atomic_load_explicit(&stack_count, memory_order_relaxed);
-    if (count + 1 >= MAX_STACKS || arena_used + depth > ARENA_FRAMES) { unlock(&stacks_lock); return 0; }
+    if (count + 1 >= MAX_STACKS || arena_used + depth > ARENA_FRAMES) { spin_unlock(&stacks_lock); return 0; }
     memcpy(&arena[arena_used], frames, depth * sizeof(uintptr_t));
     stacks[count] = (stack_record){ hash, arena_used, depth };
     arena_used += depth;
     id = count + 1;
     stack_index[i] = id;
     atomic_store_explicit(&stack_count, id, memory_order_release);
-    unlock(&stacks_lock);
+    spin_unlock(&stacks_lock);
     return id;
 }
 
 uint32_t profctl_sites_stack(uint32_t id, uintptr_t *out, uint32_t capacity) {
     if (id == 0) return 0;
-    lock(&stacks_lock);
+    spin_lock(&stacks_lock);
     uint32_t depth = 0;
     if (id <= atomic_load_explicit(&stack_count, memory_order_relaxed)) {
         const stack_record *s = &stacks[id - 1];
         depth = s->depth;
         memcpy(out, &arena[s->offset], (depth < capacity ? depth : capacity) * sizeof(uintptr_t));
     }
-    unlock(&stacks_lock);
+    spin_unlock(&stacks_lock);
     return depth;
 }
 
@@ -177,11 +168,10 @@ static _Atomic uint64_t live_addresses;
 
 int profctl_sites_enabled(void) { return profctl_sites_on; }
 
-void profctl_sites_enable(int depth) {
+void sites_configure(int depth) {
     if (depth > PROFCTL_SITES_MAX_DEPTH) depth = PROFCTL_SITES_MAX_DEPTH;
     if (depth > 0) atomic_store(&capture_depth, depth);
     profctl_sites_on = depth > 0;
-    profctl_hooks_sites_changed();
 }
 
 void profctl_sites_prepare_thread(void) {
@@ -202,11 +192,11 @@ const profctl_site_release *profctl_sites_releases(void) { return me ? me->relea
 
 void profctl_sites_reset_thread(void) {
     if (!me) return;
-    lock(&table_lock);
+    spin_lock(&table_lock);
     me->log_length = 0;
     me->release_length = 0;
     me->generation++; /* every slot's index into this log is stale from now on */
-    unlock(&table_lock);
+    spin_unlock(&table_lock);
 }
 
 static inline uint64_t slot_of(uintptr_t a, uint64_t mask) { return ((uint64_t)(a >> 4) * 0x9E3779B97F4A7C15ull >> 20) & mask; }
@@ -270,16 +260,16 @@ static inline uint32_t walk(uintptr_t *fp, uintptr_t caller, uintptr_t high, uin
     return n;
 }
 
-void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame) {
+void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame, uint64_t scope) {
     sites_thread *t = self();
     if (UNLIKELY(!t)) {
         atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
         return;
     }
     if (UNLIKELY(t->log_length == t->log_capacity)) {
-        lock(&table_lock);
+        spin_lock(&table_lock);
         bool grown = grow((void **)&t->log, &t->log_capacity, t->log_length, sizeof(profctl_site_block));
-        unlock(&table_lock);
+        spin_unlock(&table_lock);
         if (!grown) {
             atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
             return;
@@ -301,11 +291,10 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
     }
     if (!id) atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
     uint64_t index = t->log_length++;
-    uint64_t scope = profctl_current_scope();
     t->log[index] = (profctl_site_block){ id, 0, scope, requested, usable, 0 };
     /* Remember the address, so that its free, on any thread, is credited. */
-    lock(&table_lock);
-    if (UNLIKELY(!slots || (slots_used + 1) * 2 > slot_mask + 1) && !grow_slots()) { unlock(&table_lock); return; }
+    spin_lock(&table_lock);
+    if (UNLIKELY(!slots || (slots_used + 1) * 2 > slot_mask + 1) && !grow_slots()) { spin_unlock(&table_lock); return; }
     uintptr_t a = (uintptr_t)p;
     uint64_t i = slot_of(a, slot_mask);
     while (slots[i].address > 1 && slots[i].address != a) i = (i + 1) & slot_mask;
@@ -313,26 +302,26 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
     else if (slots[i].address == 0) slots_used++;
     slots[i] = (address_slot){ a, t, id, t->generation, index, scope, requested, usable };
     atomic_fetch_add_explicit(&live_addresses, 1, memory_order_relaxed);
-    unlock(&table_lock);
+    spin_unlock(&table_lock);
 }
 
 /* Never nested with each other (intern holds the stacks' lock only, the address table's
  * users only theirs), so taking both, in this order, cannot deadlock. */
 void profctl_sites_fork_prepare(void) {
-    lock(&stacks_lock);
-    lock(&table_lock);
+    spin_lock(&stacks_lock);
+    spin_lock(&table_lock);
 }
 
 void profctl_sites_fork_done(void) {
-    unlock(&table_lock);
-    unlock(&stacks_lock);
+    spin_unlock(&table_lock);
+    spin_unlock(&stacks_lock);
 }
 
-void profctl_sites_free(void *p, uint64_t usable) {
+void profctl_sites_free(void *p, uint64_t usable, uint64_t scope) {
     if (__builtin_expect(atomic_load_explicit(&live_addresses, memory_order_relaxed) == 0, 1)) return;
     uintptr_t a = (uintptr_t)p;
-    lock(&table_lock);
-    if (!slots) { unlock(&table_lock); return; }
+    spin_lock(&table_lock);
+    if (!slots) { spin_unlock(&table_lock); return; }
     uint64_t i = slot_of(a, slot_mask);
     uintptr_t x;
     while ((x = slots[i].address) != 0) {
@@ -348,7 +337,6 @@ void profctl_sites_free(void *p, uint64_t usable) {
             /* Released by the freeing thread's region: a block of its own allocated before
              * that region opened, or another thread's no region of that thread still logs. */
             sites_thread *t = me;
-            uint64_t scope = profctl_current_scope();
             bool released = s.owner == t ? scope > s.scope : !in_log && scope != 0;
             if (released && (t = self()) != NULL &&
                 (t->release_length < t->release_capacity ||
@@ -359,7 +347,7 @@ void profctl_sites_free(void *p, uint64_t usable) {
         }
         i = (i + 1) & slot_mask;
     }
-    unlock(&table_lock);
+    spin_unlock(&table_lock);
 }
 
 int profctl_sites_describe(uintptr_t address, const char **module, uintptr_t *base, const char **symbol) {

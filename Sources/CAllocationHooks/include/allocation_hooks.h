@@ -4,7 +4,7 @@
 /*
  * The platform seam of profctl: the malloc family is replaced inside the process
  * (no LD_PRELOAD) and every call is counted per thread. This header is all the rest
- * of the project sees; a port to another platform replaces hooks_glibc.c and keeps it.
+ * of the project sees; a port to another platform replaces platform_glibc.c and keeps it.
  *
  * Vocabulary
  *   region   a measured stretch of ONE thread's work, opened by profctl_region_begin and

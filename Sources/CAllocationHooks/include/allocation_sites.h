@@ -19,10 +19,6 @@ extern "C" {
 /// Frames captured at most.
 #define PROFCTL_SITES_MAX_DEPTH 128
 
-/// Non-zero while sites are captured. Set it with profctl_sites_enable, never directly:
-/// that also switches the hooks' fast paths to their copies that capture sites.
-extern volatile int profctl_sites_on;
-
 /// One block allocated in a region, in the allocating thread's log.
 typedef struct profctl_site_block {
     uint32_t stack_id; /* 1-based; 0 when the stack could not be stored */
@@ -89,22 +85,6 @@ uint64_t profctl_sites_dropped(void);
 /// symbol (NULL when none). Returns 0 when no module holds it. dladdr, for Swift.
 int profctl_sites_describe(uintptr_t address, const char **module, uintptr_t *base, const char **symbol);
 
-/* The hooks' calls (hooks_glibc.c): a block allocated in a region, and any free. `caller`
- * is malloc's return address (0 when unknown): the first frame, which a walk from a
- * malloc compiled without a frame pointer would miss. `frame` is where the walk starts:
- * the frame of the function malloc called (its saved frame pointer is malloc's), so that
- * the hooks' own frames stay out of the stack; NULL: profctl_sites_alloc's own. */
-void profctl_sites_alloc(void *pointer, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame);
-/* The hooks' own (hooks_glibc.c): capture turned on or off, so that the fast paths can
- * leave the sites' calls to a copy of themselves and test nothing for them. */
-void profctl_hooks_sites_changed(void);
-/* `usable` is the block's usable size now: an entry whose size differs is stale (its block
- * was freed out of sight and the address reused) and is dropped uncredited, as the hooks do. */
-void profctl_sites_free(void *pointer, uint64_t usable);
-/* The hooks' fork handler (hooks_glibc.c): sites.c's two locks, taken before a fork and
- * released after it on both sides, so the child never inherits one held for good. */
-void profctl_sites_fork_prepare(void);
-void profctl_sites_fork_done(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,108 @@
+/*
+ * What malloc and free do on their fast paths, inline in the platform's entry points
+ * (platform_glibc.c): counting, and the owner's insert and free of a tracked block in a
+ * region with no window. Leaves that save no registers and call nothing that can allocate,
+ * so they need no reentrancy guard; anything else goes to accounting.c, out of line.
+ * They never call the allocator: the entry point does, so that the seam stays one file.
+ *
+ * Applies when the thread is READY and hot.fast is set (mode FULL, usable sizes from chunk
+ * headers, no window, no sites, not chained): see fast().
+ */
+#ifndef PROFCTL_FAST_PATHS_H
+#define PROFCTL_FAST_PATHS_H
+
+#include "hooks_internal.h"
+
+static ALWAYS_INLINE bool fast(void) {
+    return LIKELY(tls.state == STATE_READY) && LIKELY(atomic_load_explicit(&hot.fast, memory_order_relaxed));
+}
+
+/* The fast path with sites captured: tested only where fast() failed. */
+static inline bool sites_fast(void) {
+    return tls.state == STATE_READY && atomic_load_explicit(&hot.sites_fast, memory_order_relaxed);
+}
+
+/* The fast insert's way out, with the room it took given back. In this file, not
+ * accounting.c, so that malloc sees it returns p (and keeps p for it). */
+static SLOW void *track_slow(void *p, size_t requested, size_t usable) {
+    table *t = tls.table;
+    tls.room += 1;
+    settle_live(t);
+    /* Frees give no room back, so a table kept near half full by steady churn would open
+     * only a little room each time and send many inserts this way: past 3/8 full it
+     * doubles here, which leaves at least 5/16 of it to the fast insert. */
+    if (has_entries(t) && (t->live + 1) * 8 > (t->mask + 1) * 3) rebuild(t, (t->mask + 1) * 2);
+    own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
+    /* Published and with entries now, unless mmap failed: the fast insert may take over. */
+    open_room(t);
+    return p;
+}
+
+/* Tracks a block allocated on the fast path, inline in malloc (one frame, no call): the
+ * table has room (published, not growing) and the block's home slot is empty. It keeps
+ * no attributed counters (a region derives them) and no live count (the room is it).
+ * Anything else is track_slow's, out of line. */
+static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
+    lifetimes_allocated(tls.life, requested, usable); /* tracking: a region is open */
+    /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
+    if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
+    uintptr_t a = (uintptr_t)p;
+    entry *e = own_home_entry(a);
+    if (UNLIKELY(e->address != 0)) return track_slow(p, requested, usable);
+    e->requested = requested;
+    e->usable = usable;
+    e->tag = tls.scope_id; /* no window on the fast path: the scope alone, already within SCOPE_MASK */
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&e->address, a, __ATOMIC_RELEASE);
+    return p;
+}
+
+/* An allocation on the fast path, with the block's usable size; returns p (a tail call
+ * when it is tracked). */
+static ALWAYS_INLINE void *account_fast(void *p, size_t requested, size_t usable) {
+    tls.n.allocations += 1;
+    SEPARATE();
+    tls.n.requested += requested;
+    SEPARATE();
+    tls.n.usable += usable;
+    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
+    return p;
+}
+
+/* A free on the fast path: its two counters. */
+static ALWAYS_INLINE void count_free_fast(size_t usable) {
+    tls.n.c.frees += 1;
+    SEPARATE();
+    tls.n.c.freed_usable += usable;
+}
+
+/* The fast path's free of a block that may be tracked (some thread's table is published),
+ * in scratch registers only, so free still saves none. True when it finished the common
+ * case itself, untrack_own's work cut down to it: the owner freeing a fresh entry in its
+ * home slot that nothing follows (no entry moves), allocated in the innermost open region,
+ * with no window open (hot.fast). It credits that region's own bytes only (a region derives
+ * its releasable and tracked frees from them at its close) and counts a temporary, which
+ * the next settle takes off the live count. False: account_tracked_free's, this thread's
+ * empty table included. Either way the caller then frees the block. */
+static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
+    uintptr_t a = (uintptr_t)p;
+    uint64_t byte_mask = tls.byte_mask;
+    uint64_t at = ((uint64_t)a << 1) & byte_mask;
+    char *es = (char *)tls.entries;
+    entry *e = (entry *)(es + at);
+    if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
+        LIKELY(((entry *)(es + at + sizeof(entry)))->address == 0) && /* the last slot: SENTINEL */
+        LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
+        uint64_t requested = e->requested;
+        __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
+        tls.top_reclaimed_requested += requested;
+        SEPARATE();
+        tls.top_reclaimed_usable += usable;
+        SEPARATE();
+        tls.top_temporaries += 1;
+        return true;
+    }
+    return false;
+}
+
+#endif

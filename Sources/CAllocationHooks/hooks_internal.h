@@ -1,0 +1,364 @@
+/*
+ * The hooks' private header: the state their files share (each thread's counters and
+ * table of tracked blocks, the registry of threads, the flags every call reads) and the
+ * small functions several of them inline. Never included by a public header.
+ *
+ * The files, and the one direction their calls go (docs/hooks.md, "The files"):
+ *
+ *   platform_glibc.c   the platform seam: the malloc family itself, the allocator under it
+ *        |             (glibc, or the next interposer), usable sizes. A port replaces it.
+ *        |  fast_paths.h  what malloc and free do inline on their fast paths
+ *        v
+ *   accounting.c       the general path: counting, tracking, crediting frees (any thread's)
+ *   regions.c          regions and exclusion          windows.c   the process-wide window
+ *        |
+ *        v
+ *   registry.c         threads joining and leaving, process-wide sums
+ *   tracked_table.c    the tables of tracked blocks (the inline half is below)
+ *   modes.c            the flags every call reads (`hot`), the benchmark's modes
+ *   fork.c             the fork handler
+ *        |
+ *        v
+ *   lifetimes.c, sites.c (and a new concern, such as swift_runtime.c): leaves that call
+ *   nothing of the hooks; the hooks call them and hand them what they need.
+ *
+ * The shape, for speed: everything a thread does to its own blocks touches only its own
+ * counters and its own table of tracked blocks, with plain loads and stores (no locked
+ * instruction, no lock). Another thread freeing one of its blocks finds the entry under
+ * the table's lock, validated by a sequence count, and marks it dead with one
+ * compare-and-swap (accounting.c, "foreign frees"); the owner takes its lock only when a
+ * region opens or closes and when its table grows or sheds dead entries.
+ */
+#ifndef PROFCTL_HOOKS_INTERNAL_H
+#define PROFCTL_HOOKS_INTERNAL_H
+
+#include "hooks_base.h"
+#include "lifetimes.h" /* the lifetimes block a thread points at */
+
+/* ---- per-thread counters ---- */
+
+/* What one thread counts: the first three on every allocation, the rest what regions and
+ * windows read. They live in the thread's own TLS block, so counting is one add to a
+ * fixed offset from the thread pointer; other threads read them through the registry. */
+typedef struct counters {
+    uint64_t allocations, requested, usable;
+    profctl_snapshot c;
+} counters;
+
+#define COUNTERS (sizeof(counters) / sizeof(uint64_t))
+
+/* ---- the table of tracked blocks, one per thread slot ---- */
+
+typedef struct entry {
+    uintptr_t address; /* 0: empty; low bit set: dead (freed on another thread), awaiting purge */
+    uint64_t requested;
+    uint64_t usable;
+    uint64_t tag; /* low 40 bits: innermost region id at allocation (0: none); high 24: window epoch */
+} entry;
+
+#define SCOPE_BITS 40
+#define SCOPE_MASK ((1ull << SCOPE_BITS) - 1)
+#define WINDOW_MASK ((1ull << (64 - SCOPE_BITS)) - 1)
+
+/* Open addressing, linear probing, backward-shift deletion (no tombstones, so the table
+ * never fills with dead slots and never rebuilds except to grow). Only the owner thread
+ * inserts and removes; it bumps `seq` around each backward shift so that a reader on
+ * another thread can tell it may have missed a moving entry and look again. */
+typedef struct table {
+    /* The owner's line. */
+    _Atomic int claimed;   /* a thread owns or owned this table's index */
+    entry *entries;        /* changed only under lock (growth); empty_entries until the first insert */
+    uint64_t mask;         /* capacity - 1 */
+    uint64_t byte_mask;    /* mask * sizeof(entry): the fast paths index by bytes */
+    uint64_t live;         /* entries in the table, less what the owner's fast paths did since it
+                            * last settled (tls.room_synced - tls.room, see settle_live) */
+    _Atomic uint64_t seq;  /* odd while entries move */
+    _Atomic uint64_t dead; /* entries other threads marked dead, not yet purged */
+    char pad0[12];
+    /* Shared, under lock. */
+    atomic_flag lock;
+    bool owned;            /* a live thread owns this slot */
+    bool published;        /* in published_tables: other threads look here */
+    uint32_t depth;        /* the owner's open regions */
+    uint64_t open_ids[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t foreign_reclaimed_usable[MAX_DEPTH + 1];
+} table;
+
+_Static_assert(sizeof(entry) == 32, "the fast paths index entries by (address << 1) & byte_mask");
+
+/* Past the last slot of every array lies one more entry, never probed, whose address is
+ * SENTINEL: free's fast path reads the slot after the block's without wrapping its index,
+ * and for the last slot finds it taken (and takes the general way, which wraps). */
+#define SENTINEL ((uintptr_t)1)
+
+/* tracked_table.c's. A table with no entries yet points at empty_entries: one empty slot,
+ * mask 0, so the fast paths look without testing for a missing array and always miss. */
+extern HIDDEN entry empty_entries[2];
+extern HIDDEN table tables[PROFCTL_MAX_THREADS];
+extern HIDDEN table no_table; /* for threads beyond PROFCTL_MAX_THREADS: always empty */
+extern HIDDEN _Atomic uint32_t tables_high_water; /* highest index claimed, + 1 */
+/* Tables other threads must search when a free misses their own. */
+extern HIDDEN _Atomic uint64_t published_tables[PROFCTL_MAX_THREADS / 64];
+extern HIDDEN _Atomic uint32_t published_count;
+
+static inline bool has_entries(const table *t) { return t->entries && t->entries != empty_entries; }
+
+/* Whether any table is published, for free's fast path: a volatile read (the count only
+ * changes by locked adds, and a 32-bit load is never torn), which the compiler folds into
+ * the compare (cmpl $0, published_count) where an atomic load took a load and a test. */
+static ALWAYS_INLINE bool any_published(void) { return *(volatile uint32_t *)&published_count != 0; }
+
+/* ---- per-thread state ---- */
+
+enum { STATE_NEW = 0, STATE_READY = 1, STATE_BUSY = 2, STATE_EXITED = 3 };
+
+typedef struct thread_state {
+    /* Read on every call. */
+    uint8_t state;    /* READY: counted on the fast path; BUSY: inside the hooks' slow path, nested calls forward */
+    uint8_t tracking; /* a region is open and the thread is not excluded */
+    uint32_t published; /* 1 while its table is in published_tables */
+    /* Inserts the fast path may still make before the table is half full: it takes one,
+     * 0 sends the insert the slow way (unpublished, no entries, or full; the slow way
+     * settles and opens the room again, counting what was freed meanwhile). A fast free
+     * gives nothing back: it counts a temporary (top_temporaries), which it does anyway.
+     * The table's true live count is table->live + (room_synced - room) -
+     * (top_temporaries - temporaries_synced). */
+    uint64_t room;
+    uint64_t room_synced;
+    uint64_t temporaries_synced;
+    table *table;     /* &no_table when it has none */
+    /* Copies of its table's entries and byte_mask, which only the owner changes (see
+     * use_table): the fast paths index the table without loading its address first. */
+    entry *entries;
+    uint64_t byte_mask;
+    counters n;
+    uint32_t depth;   /* open regions */
+    uint32_t excluded_depth;
+    uint64_t scope_id; /* innermost open region, 0 when none */
+    lifetimes_block *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
+    /* The innermost open region's own blocks this thread freed while it was open (see
+     * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
+    uint64_t top_reclaimed_requested, top_reclaimed_usable;
+    /* How many of those blocks (the region's temporaries; their requested bytes are
+     * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
+    uint64_t top_temporaries;
+    /* Allocations counted while excluded (regions derive what they attributed from these:
+     * everything counted while they were open, less the excluded stretches): the totals
+     * of closed stretches, and the counts when the open one began. */
+    uint64_t excluded_allocations, excluded_requested, excluded_usable;
+    uint64_t excluded_since_allocations, excluded_since_requested, excluded_since_usable;
+    uint32_t registry_slot; /* its index in registry, while it is there */
+    /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
+     * thread freed while they were open, credited to the deepest region that holds the
+     * block and folded into its parent when it closes (an inner region's figures are
+     * its own; the outer's include them). The innermost region's are top_reclaimed_*. */
+    uint64_t stack[MAX_DEPTH + 1];
+    uint64_t reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t reclaimed_usable[MAX_DEPTH + 1];
+    uint64_t temporaries[MAX_DEPTH + 1]; /* and how many blocks, as top_temporaries */
+    /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
+     * general path also credits releasable and tracked frees, so a region subtracts these. */
+    uint64_t general_reclaimed_requested[MAX_DEPTH + 1];
+    uint64_t general_reclaimed_usable[MAX_DEPTH + 1];
+} thread_state;
+
+/* registry.c's. */
+extern HIDDEN TLS thread_state tls;
+extern HIDDEN counters retired; /* folded in from exited threads, and counted after a thread's exit; locked adds */
+extern HIDDEN atomic_flag registry_lock;
+extern HIDDEN _Atomic uint64_t threads_exited;
+extern HIDDEN thread_state *registry[PROFCTL_MAX_THREADS];
+extern HIDDEN uint32_t registry_high; /* slots in use lie below this */
+
+/* A new thread joins the registry and claims a table (registry.c). Called with state BUSY.
+ * False when the registry is full: the thread then counts as an exited one does. */
+HIDDEN bool join(void);
+
+/* Sums every live and exited thread's counters (registry.c). */
+HIDDEN void sum_counters(counters *out);
+
+/* ---- what every call reads, on one line (modes.c's) ---- */
+
+typedef struct hot_flags {
+    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window, no sites: the fast paths apply */
+    _Atomic int sites_fast;   /* the same, with sites captured: the fast paths' copies that call sites.c */
+    _Atomic int mode;         /* profctl_hooks_set_mode */
+    _Atomic int header_ok;    /* usable sizes from chunk headers (platform_glibc.c) */
+    _Atomic int chained;      /* forwarding to another interposer (platform_glibc.c) */
+    _Atomic uint64_t window;  /* epoch of the open window (24 bits, never 0), 0 when none */
+} hot_flags;
+
+extern HIDDEN hot_flags hot;
+
+/* Derives `fast` and `sites_fast` from the rest; called whenever one of them changes. */
+HIDDEN void update_fast(void);
+
+/* ---- entering the general path ---- */
+
+/* Enters the general path: false when the call must just forward (a nested call, or
+ * the hooks forwarding only). */
+static inline bool enter(void) {
+    if (tls.state == STATE_BUSY) return false;
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return false;
+    if (tls.state == STATE_NEW) {
+        tls.state = STATE_BUSY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
+    }
+    return true;
+}
+
+/* For regions and windows: joined whatever the mode. */
+static inline bool enter_always(void) {
+    if (tls.state == STATE_BUSY) return false;
+    if (tls.state == STATE_NEW) {
+        tls.state = STATE_BUSY;
+        tls.state = join() ? STATE_READY : STATE_EXITED;
+    }
+    return true;
+}
+
+/* ---- the owner's live count ----
+ * The fast paths count inserts in tls.room and frees in tls.top_temporaries (one add each
+ * at a fixed offset) instead of table->live; every owner path that reads or changes
+ * table->live, or changes top_temporaries, settles first and opens the room again after.
+ * Nothing else on the thread runs in between. */
+
+/* Folds what thread s's fast paths did since its last settle into its table's live count;
+ * closes its room. The thread's own call, but for a fork's child (fork.c). */
+static inline void settle_live_of(thread_state *s, table *t) {
+    t->live = t->live + (s->room_synced - s->room) - (s->top_temporaries - s->temporaries_synced);
+    s->room = s->room_synced = 0;
+    s->temporaries_synced = s->top_temporaries;
+}
+
+/* The same for the calling thread. */
+static inline void settle_live(table *t) { settle_live_of(&tls, t); }
+
+/* Opens the room for the fast insert: up to half the capacity, once the table is published
+ * and has entries; else 0, which sends the insert the slow way (publishing, growing). */
+static inline void open_room(const table *t) {
+    uint64_t limit = tls.published && has_entries(t) ? (t->mask + 1) / 2 : 0;
+    tls.room = tls.room_synced = limit > t->live ? limit - t->live : 0;
+    tls.temporaries_synced = tls.top_temporaries;
+}
+
+/* The thread's table, and the copies of its array the fast paths read. */
+static inline void use_table(table *t) {
+    tls.table = t;
+    tls.entries = t->entries;
+    tls.byte_mask = t->byte_mask;
+}
+
+/* ---- table operations: the inline half (the rest is tracked_table.c) ---- */
+
+/* A block's home slot: its address in units of 16 bytes (glibc's alignment), modulo the
+ * capacity. No multiply: the fast paths compute it as a byte offset, (a << 1) & byte_mask,
+ * in three instructions. Heap blocks sit side by side, so consecutive addresses take
+ * distinct slots; what collides is addresses a multiple of 16 x capacity apart (large
+ * mmapped blocks, page-aligned, share capacity/256 homes), which linear probing absorbs. */
+static inline uint64_t home_of(const table *t, uintptr_t a) {
+    return (uint64_t)(a >> 4) & t->mask;
+}
+
+/* The home slot in the calling thread's own table, from its TLS copies (see use_table). */
+static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
+    return (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
+}
+
+/* Index of a in the table, or -1. Safe for the owner at any time; for another thread
+ * only under the lock and inside a seq-validated read. */
+static ALWAYS_INLINE int64_t find(const table *t, uintptr_t a) {
+    const entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    for (;;) {
+        uintptr_t x = __atomic_load_n(&es[i].address, __ATOMIC_RELAXED);
+        if (x == a) return (int64_t)i;
+        if (x == 0) return -1;
+        i = (i + 1) & mask;
+    }
+}
+
+/* An entry whose usable size differs from the block's is stale: the block it named was
+ * freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
+static ALWAYS_INLINE bool fresh_entry(const entry *e, size_t usable) { return !usable || !e->usable || e->usable == usable; }
+
+HIDDEN void publish(table *t);
+/* Under the lock, when the table is empty: other threads need not look here. */
+HIDDEN void unpublish_locked(table *t);
+/* Rebuilds the table at the given capacity without its dead entries, under the lock. */
+HIDDEN bool rebuild(table *t, uint64_t capacity);
+/* Room for one more entry at under half load: the dead ones go first, then it doubles. */
+HIDDEN bool make_room(table *t);
+/* Sheds dead entries, when there are any. The owner's call, outside the hot paths. */
+HIDDEN void purge(table *t);
+
+/* The owner inserts a block; an entry already there for the address is stale (its block
+ * was freed on a path the hooks did not see) and is overwritten. Called settled. */
+static inline void own_insert(table *t, uintptr_t a, uint64_t requested, uint64_t usable, uint64_t tag) {
+    if (UNLIKELY(!tls.published)) publish(t);
+    if (UNLIKELY((t->live + 1) * 2 > t->mask + 1)) {
+        if (!make_room(t)) return;
+    }
+    entry *es = t->entries;
+    uint64_t mask = t->mask, i = home_of(t, a);
+    uintptr_t x;
+    while ((x = es[i].address) != 0 && x != a) i = (i + 1) & mask;
+    es[i].requested = requested;
+    es[i].usable = usable;
+    es[i].tag = tag;
+    /* The address last: a reader on another thread sees a whole entry or none. */
+    __atomic_store_n(&es[i].address, a, __ATOMIC_RELEASE);
+    if (x == 0) t->live++;
+}
+
+/* The owner empties slot i, moving later entries of the same probe run back so that
+ * every entry stays reachable from its home without tombstones. */
+static ALWAYS_INLINE void own_remove_at(table *t, uint64_t i) {
+    entry *es = t->entries;
+    uint64_t mask = t->mask, j = (i + 1) & mask;
+    t->live--;
+    if (LIKELY(es[j].address == 0)) {
+        /* Nothing after it in the run: no entry moves, no reader can miss one. */
+        __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+        return;
+    }
+    /* A locked add, a full barrier: a thread marking an entry dead (a compare-and-swap)
+     * either lands before the entries are read for moving, or sees the count change. */
+    atomic_fetch_add_explicit(&t->seq, 1, memory_order_seq_cst);
+    for (;; j = (j + 1) & mask) {
+        uintptr_t a = __atomic_load_n(&es[j].address, __ATOMIC_RELAXED);
+        if (a == 0) break;
+        uint64_t home = home_of(t, a); /* a dead entry's low bit does not change its home */
+        /* The entry at j may move to i unless its home lies cyclically in (i, j]. */
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            es[i] = es[j];
+            i = j;
+        }
+    }
+    __atomic_store_n(&es[i].address, 0, __ATOMIC_RELAXED);
+    atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_release);
+}
+
+/* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
+static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* ---- accounting.c: the general path ---- */
+
+/* An allocation the fast path did not count (any thread state but BUSY, any mode but
+ * FORWARD), with its usable size (0 in mode COUNT). */
+HIDDEN SLOW void account_allocation_general(void *p, size_t requested, size_t usable);
+/* A free of p (any path), before the allocator frees it; `state` is the thread's state
+ * before the caller set it BUSY. */
+HIDDEN void account_free(void *p, size_t usable, uint8_t state);
+/* The tracked free the fast path could not finish: the general search of this thread's
+ * table, then the other threads'. */
+HIDDEN SLOW void account_tracked_free(void *p, size_t usable);
+
+/* ---- fork.c ---- */
+HIDDEN void fork_prepare(void);
+HIDDEN void fork_parent(void);
+HIDDEN void fork_child(void);
+
+#endif

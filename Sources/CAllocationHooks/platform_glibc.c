@@ -1,0 +1,382 @@
+/*
+ * The platform seam, for glibc/Linux: the malloc family defined in the executable, so the
+ * dynamic linker binds every library's malloc (the Swift runtime's, Foundation's,
+ * SQLite's) to these, and each forwards to the allocator underneath (glibc's exported
+ * __libc_* entry points). Everything that knows it is glibc underneath is in this file:
+ * the entry points, where they forward, usable sizes read from glibc's chunk headers and
+ * glibc's rule for splitting a chunk. A port (Darwin's malloc zones) replaces this file and
+ * keeps the rest: the zone's functions call the same fast paths (fast_paths.h) and general
+ * path (accounting.c), and define what usable_fast() reads here.
+ *
+ * Calls go down only: to fast_paths.h (inline), accounting.c, modes.c and fork.c.
+ */
+#define _GNU_SOURCE
+#include "hooks_internal.h"
+#include "fast_paths.h"
+#include "sites.h" /* record --sites: the fast paths' copies that capture sites */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+extern void *__libc_malloc(size_t);
+extern void __libc_free(void *);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void *__libc_valloc(size_t);
+extern void *__libc_pvalloc(size_t);
+
+/* ---- where the hooks forward ----
+ * glibc, or (PROFCTL_HOOKS_CHAIN=1 in the environment) whatever the dynamic linker finds
+ * next, such as heaptrack's preloaded malloc, so that heaptrack can witness the very same
+ * allocations the hooks count (Tests/ProfilerTests/WindowWitnessTests). Called through
+ * pointers: one instruction, where a call to __libc_malloc costs a call and the PLT's jump. */
+static void *(*next_malloc)(size_t) = __libc_malloc;
+static void (*next_free)(void *) = __libc_free;
+static void *(*next_calloc)(size_t, size_t) = __libc_calloc;
+static void *(*next_realloc)(void *, size_t) = __libc_realloc;
+static void *(*next_aligned)(size_t, size_t) = __libc_memalign;
+static void *(*next_valloc)(size_t) = __libc_valloc;
+
+/* ---- malloc_usable_size, resolved once ---- */
+
+typedef size_t (*usable_size_fn)(void *);
+static _Atomic(usable_size_fn) real_usable_size;
+static _Atomic int usable_size_resolving;
+
+static usable_size_fn resolve_usable_size(void) {
+    usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
+    if (fn) return fn;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&usable_size_resolving, &expected, 1)) return NULL;
+    /* dlsym may allocate on its error path; the caller holds the reentrancy guard. */
+    fn = (usable_size_fn)dlsym(RTLD_NEXT, "malloc_usable_size");
+    atomic_store_explicit(&real_usable_size, fn, memory_order_release);
+    return fn;
+}
+
+/* glibc's malloc_usable_size, read straight from the chunk header: the size word just
+ * before the block, whose low bits are flags (2: mmapped). An in-use chunk gives its
+ * size less one header word, an mmapped one less two. About a nanosecond, against a
+ * call through a function pointer; checked against glibc at load (see below), and the
+ * call is used instead if they ever disagree. */
+static inline size_t usable_from_header(void *p) {
+    size_t word = ((size_t *)p)[-1];
+    /* (word & 2) << 2 is 8 for an mmapped chunk: a second header word. No branch. */
+    return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
+}
+
+/* The same on malloc's and free's fast paths: a heap chunk (almost every block) in two
+ * instructions after the load, an mmapped one (large blocks) on a predicted branch. */
+static ALWAYS_INLINE size_t usable_fast(void *p) {
+    size_t word = ((size_t *)p)[-1];
+    if (UNLIKELY(word & 2)) {
+        /* (An empty asm keeps the compiler from turning the branch into a select, which
+         * costs the heap chunk three instructions more.) The flag bits stay as they are. */
+        __asm__ volatile("" : "+r"(word));
+        word -= sizeof(size_t);
+    }
+    /* (word | 7) - 15 is (word & ~7) - 8. */
+    return (word | 7) - 15;
+}
+
+static size_t usable_size_slow(void *p) {
+    usable_size_fn fn = atomic_load_explicit(&real_usable_size, memory_order_acquire);
+    if (!fn) fn = resolve_usable_size();
+    return fn ? fn(p) : 0;
+}
+
+static inline size_t usable_size_of(void *p) {
+    if (!p) return 0;
+    if (LIKELY(atomic_load_explicit(&hot.header_ok, memory_order_relaxed))) return usable_from_header(p);
+    return usable_size_slow(p);
+}
+
+/* What the general path counts as a block's usable size: none in mode COUNT. Called BUSY
+ * (resolving glibc's function may allocate). */
+static inline size_t usable_if_counted(void *p) {
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_COUNT) return 0;
+    return usable_size_of(p);
+}
+
+/* Compares the header reading with glibc's own answer on small, large and aligned blocks. */
+static void check_header_usable_size(void) {
+    usable_size_fn fn = resolve_usable_size();
+    if (!fn) return;
+    size_t sizes[] = { 1, 24, 25, 100, 1000, 4096, 70000, 300000, 5000000 };
+    int ok = 1;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        void *a = __libc_malloc(sizes[i]);
+        void *b = __libc_memalign(64, sizes[i]);
+        if (!a || !b || usable_from_header(a) != fn(a) || usable_from_header(b) != fn(b) ||
+            usable_fast(a) != fn(a) || usable_fast(b) != fn(b)) ok = 0;
+        __libc_free(a);
+        __libc_free(b);
+    }
+    atomic_store(&hot.header_ok, ok);
+    update_fast();
+}
+
+__attribute__((constructor(101))) static void resolve_at_load(void) {
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    /* (It may allocate: this thread is BUSY, so that just forwards.) */
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    resolve_usable_size();
+    check_header_usable_size();
+    const char *chain = getenv("PROFCTL_HOOKS_CHAIN");
+    if (chain && chain[0] == '1') {
+        void *f;
+        if ((f = dlsym(RTLD_NEXT, "malloc"))) next_malloc = (void *(*)(size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "free"))) next_free = (void (*)(void *))f;
+        if ((f = dlsym(RTLD_NEXT, "calloc"))) next_calloc = (void *(*)(size_t, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "realloc"))) next_realloc = (void *(*)(void *, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "aligned_alloc"))) next_aligned = (void *(*)(size_t, size_t))f;
+        if ((f = dlsym(RTLD_NEXT, "valloc"))) next_valloc = (void *(*)(size_t))f;
+        /* Its own bookkeeping calls malloc, which lands here: the general path, which runs
+         * it with the thread BUSY so it forwards uncounted. */
+        atomic_store(&hot.chained, 1);
+        update_fast();
+    }
+    tls.state = state;
+}
+
+/* ---- the general path's calls to the allocator ----
+ * The allocator underneath runs with the thread BUSY, so whatever it allocates for itself
+ * (heaptrack's bookkeeping, when chained) forwards uncounted. */
+
+enum { ALLOC_MALLOC, ALLOC_CALLOC, ALLOC_ALIGNED, ALLOC_VALLOC, ALLOC_PVALLOC };
+
+static SLOW void *allocate_general(int kind, size_t a, size_t b) {
+    bool entered = enter();
+    uint8_t state = tls.state;
+    if (entered) tls.state = STATE_BUSY;
+    void *p = NULL;
+    size_t requested = a;
+    switch (kind) {
+    case ALLOC_MALLOC: p = next_malloc(a); break;
+    case ALLOC_CALLOC:
+        p = next_calloc(a, b);
+        if (__builtin_mul_overflow(a, b, &requested)) p = NULL;
+        break;
+    case ALLOC_ALIGNED: p = next_aligned(a, b); requested = b; break;
+    case ALLOC_VALLOC: p = next_valloc(a); break;
+    default: p = __libc_pvalloc(a); break;
+    }
+    if (entered) {
+        size_t usable = p ? usable_if_counted(p) : 0;
+        tls.state = state;
+        account_allocation_general(p, requested, usable);
+    }
+    return p;
+}
+
+static SLOW void free_general(void *p) {
+    if (!enter()) { next_free(p); return; }
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    account_free(p, usable_if_counted(p), state);
+    next_free(p); /* still BUSY: what the allocator underneath frees for itself is not counted */
+    tls.state = state;
+}
+
+/* A free the fast path could not finish: the general search, then the allocator. */
+static SLOW void free_tracked_slow(void *p, size_t usable) {
+    account_tracked_free(p, usable);
+    next_free(p);
+}
+
+/* ---- with sites captured ---- */
+
+/* account_fast with sites captured, called by the allocating function itself (malloc,
+ * calloc, an aligned allocation) with its return address: the walk starts from this
+ * function's frame, whose saved frame pointer is the allocating function's, so the stack
+ * is the one a call straight from that function would see. */
+static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
+    size_t usable = usable_fast(p);
+    tls.n.allocations += 1;
+    tls.n.requested += requested;
+    tls.n.usable += usable;
+    if (tls.tracking) {
+        profctl_sites_alloc(p, requested, usable, caller, __builtin_frame_address(0), tls.scope_id);
+        return track_fast(p, requested, usable);
+    }
+    return p;
+}
+
+/* free's fast path with sites captured: sites.c first, then the same as free's. */
+static SLOW void free_sites(void *p) {
+    size_t usable = usable_fast(p);
+    profctl_sites_free(p, usable, tls.scope_id);
+    tls.n.c.frees += 1;
+    tls.n.c.freed_usable += usable;
+    if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
+        if (untrack_fast(p, usable)) {
+            next_free(p);
+            return;
+        }
+        free_tracked_slow(p, usable);
+        return;
+    }
+    next_free(p);
+}
+
+/* ---- the replaced malloc family ---- */
+
+void *malloc(size_t size) {
+    if (fast()) {
+        void *p = next_malloc(size);
+        if (LIKELY(p != NULL)) return account_fast(p, size, usable_fast(p));
+        return p;
+    }
+    /* Forwarding only (the benchmark's baseline): as little as the checks above. */
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return next_malloc(size);
+    if (sites_fast()) {
+        void *p = next_malloc(size);
+        return p ? account_sites(p, size, (uintptr_t)__builtin_return_address(0)) : p;
+    }
+    return allocate_general(ALLOC_MALLOC, size, 0);
+}
+
+void free(void *p) {
+    if (!p) return;
+    if (fast()) {
+        size_t usable = usable_fast(p);
+        count_free_fast(usable);
+        /* published_count counts this thread's own table too, when it may have entries. */
+        /* (No hint: with one the compiler splits the tracked case out of free, whose frame
+         * then costs every call two instructions.) */
+        if (any_published()) {
+            if (untrack_fast(p, usable)) {
+                next_free(p);
+                return;
+            }
+            free_tracked_slow(p, usable);
+            return;
+        }
+        next_free(p);
+        return;
+    }
+    if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) { next_free(p); return; }
+    if (sites_fast()) { free_sites(p); return; }
+    free_general(p);
+}
+
+void *calloc(size_t count, size_t size) {
+    if (fast()) {
+        void *p = next_calloc(count, size);
+        size_t total;
+        if (p && !__builtin_mul_overflow(count, size, &total)) account_fast(p, total, usable_fast(p));
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_calloc(count, size);
+        size_t total;
+        if (p && !__builtin_mul_overflow(count, size, &total)) account_sites(p, total, (uintptr_t)__builtin_return_address(0));
+        return p;
+    }
+    return allocate_general(ALLOC_CALLOC, count, size);
+}
+
+void *realloc(void *old, size_t size) {
+    if (!old) return malloc(size);
+    if (size == 0) { free(old); return NULL; }
+    if (!enter()) return next_realloc(old, size);
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY;
+    /* Counted as a free of the old block and an allocation of the new one. The entry goes
+     * before glibc releases the old address, which another thread may be handed at once
+     * (a failed realloc, out of memory, leaves the old block counted as freed). */
+    account_free(old, usable_if_counted(old), state);
+    void *p = next_realloc(old, size);
+    size_t usable = p ? usable_if_counted(p) : 0;
+    tls.state = state;
+    if (p) account_allocation_general(p, size, usable);
+    return p;
+}
+
+/* glibc's reallocarray calls its realloc internally, past these hooks: route it here. */
+void *reallocarray(void *old, size_t count, size_t size) {
+    size_t total;
+    if (__builtin_mul_overflow(count, size, &total)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(old, total);
+}
+
+static void *aligned(size_t alignment, size_t size) {
+    if (fast()) {
+        void *p = next_aligned(alignment, size);
+        if (p) account_fast(p, size, usable_fast(p));
+        return p;
+    }
+    if (sites_fast()) {
+        void *p = next_aligned(alignment, size);
+        if (p) account_sites(p, size, (uintptr_t)__builtin_return_address(0));
+        return p;
+    }
+    return allocate_general(ALLOC_ALIGNED, alignment, size);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
+    void *p = aligned(alignment, size);
+    if (!p) return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) { return aligned(alignment, size); }
+void *memalign(size_t alignment, size_t size) { return aligned(alignment, size); }
+
+void *valloc(size_t size) { return allocate_general(ALLOC_VALLOC, size, 0); }
+void *pvalloc(size_t size) { return allocate_general(ALLOC_PVALLOC, size, 0); }
+
+/* ---- malloc_usable_size ---- */
+
+/* What glibc hands back for `requested` bytes when it splits a chunk to fit: the request
+ * plus the size word, rounded up to 16, at least 32, less the size word. */
+static inline size_t split_usable(uint64_t requested) {
+    uint64_t chunk = (requested + sizeof(size_t) + 15) & ~(uint64_t)15;
+    return (size_t)(chunk < 32 ? 32 : chunk) - sizeof(size_t);
+}
+
+/* A block allocated in the open region (its own table holds it): the usable size an exact
+ * split gives its request, never more than the block has. glibc hands a free chunk back
+ * whole when splitting it would leave under 32 bytes, so a request gets 16 or 32 bytes more
+ * or not depending on which chunks happen to be free: on the heap's history, which other
+ * threads (the writer, Foundation's), the hash seed and timing change from run to run.
+ * Swift's Array and String take their capacity from this answer, so with the chunk's own
+ * size a region grew a buffer or not, and counted one allocation and 32 bytes more or not,
+ * from one identical run to the next (docs/hooks.md, "Usable sizes in a region"). */
+static SLOW size_t region_usable_size(void *p, size_t usable) {
+    table *t = tls.table;
+    int64_t i = find(t, (uintptr_t)p);
+    if (i < 0 || !fresh_entry(&t->entries[i], usable)) return usable;
+    size_t split = split_usable(t->entries[i].requested);
+    return split < usable ? split : usable;
+}
+
+size_t malloc_usable_size(void *p) {
+    if (!p) return 0;
+    if (atomic_load_explicit(&hot.header_ok, memory_order_relaxed)) {
+        size_t usable = usable_from_header(p);
+        if (UNLIKELY(tls.tracking)) return region_usable_size(p, usable);
+        return usable;
+    }
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY; /* dlsym may allocate */
+    size_t n = usable_size_slow(p);
+    tls.state = state;
+    return n;
+}
+
+size_t profctl_malloc_usable_size(void *pointer) { return malloc_usable_size(pointer); }
+
+int profctl_hooks_header_usable_size(void) { return atomic_load(&hot.header_ok); }
+
+void *profctl_underlying_malloc(size_t size) { return __libc_malloc(size); }
+void profctl_underlying_free(void *pointer) { __libc_free(pointer); }
