@@ -197,16 +197,21 @@ HIDDEN void update_fast(void);
 /* ---- entering the general path ---- */
 
 /* Enters the general path: false when the call must just forward (a nested call, or
- * the hooks forwarding only). */
-static inline bool enter(void) {
+ * the hooks forwarding only). A thread's first call joins; `first_call`, when given, runs
+ * before that (the platform's entry points: platform_glibc.c finds the allocator to forward
+ * to on the process's first call), at no cost to later calls. */
+static ALWAYS_INLINE bool enter_first(void (*first_call)(void)) {
     if (tls.state == STATE_BUSY) return false;
     if (atomic_load_explicit(&hot.mode, memory_order_relaxed) == PROFCTL_HOOKS_FORWARD) return false;
     if (tls.state == STATE_NEW) {
+        if (first_call) first_call();
         tls.state = STATE_BUSY;
         tls.state = join() ? STATE_READY : STATE_EXITED;
     }
     return true;
 }
+
+static inline bool enter(void) { return enter_first(NULL); }
 
 /* For regions and windows: joined whatever the mode. */
 static inline bool enter_always(void) {

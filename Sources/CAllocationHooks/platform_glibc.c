@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 extern void *__libc_malloc(size_t);
 extern void __libc_free(void *);
@@ -29,16 +30,113 @@ extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
 /* ---- where the hooks forward ----
- * glibc, or (PROFCTL_HOOKS_CHAIN=1 in the environment) whatever the dynamic linker finds
- * next, such as heaptrack's preloaded malloc, so that heaptrack can witness the very same
- * allocations the hooks count (Tests/ProfilerTests/WindowWitnessTests). Called through
- * pointers: one instruction, where a call to __libc_malloc costs a call and the PLT's jump. */
+ * glibc, or another interposer's malloc: a profiler's preloaded library (heaptrack's, an
+ * LD_PRELOAD malloc replacement) defines the malloc family too, but the executable's
+ * definitions come first, so without this the dynamic linker would never call its malloc:
+ * heaptrack, whose data pipe is opened on its library's first call, waited for ever on an
+ * empty pipe. So on the hooks' first call (find_next) they look for the next definition
+ * of malloc and, when it is not glibc's, forward to it (the chain) and say so on stderr:
+ * the other tool sees every allocation and the hooks still count them, on their general
+ * path (the fast path is off while chained). PROFCTL_HOOKS_CHAIN=1 chains whatever the
+ * dynamic linker finds next, silently (the witness test, Tests/ProfilerTests/
+ * WindowWitnessTests, chains heaptrack this way). Called through pointers: one instruction,
+ * where a call to __libc_malloc costs a call and the PLT's jump. */
 static void *(*next_malloc)(size_t) = __libc_malloc;
 static void (*next_free)(void *) = __libc_free;
 static void *(*next_calloc)(size_t, size_t) = __libc_calloc;
 static void *(*next_realloc)(void *, size_t) = __libc_realloc;
 static void *(*next_aligned)(size_t, size_t) = __libc_memalign;
 static void *(*next_valloc)(size_t) = __libc_valloc;
+static void *(*next_pvalloc)(size_t) = __libc_pvalloc;
+
+static _Atomic int next_state; /* 0: not looked for yet, 1: looking, 2: found */
+
+/* The version of the malloc family's first definitions in glibc, on x86-64 (aarch64's is
+ * GLIBC_2.17; elsewhere the unversioned lookup stands in). */
+#define GLIBC_BASE "GLIBC_2.2.5"
+
+/* Whether two addresses lie in the same loaded object (dladdr takes the loader's lock and
+ * allocates nothing). */
+static bool same_object(const void *a, const void *b) {
+    Dl_info x, y;
+    return dladdr(a, &x) && dladdr(b, &y) && x.dli_fbase == y.dli_fbase;
+}
+
+/* The next definition of a function of the malloc family after the executable's that is
+ * not glibc's, if any: unversioned (heaptrack's, which a versioned lookup passes over), else
+ * by its glibc version (glibc's own libc_malloc_debug.so defines only malloc@GLIBC_2.2.5,
+ * which every program's calls bind to and an unversioned dlsym passes over). Else glibc's. */
+static void *next_symbol(const char *name, const char *version) {
+    void *f = dlsym(RTLD_NEXT, name);
+    if (f && !same_object(f, (void *)__libc_malloc)) return f;
+    void *v = dlvsym(RTLD_NEXT, name, version);
+    return v ? v : f;
+}
+
+/* One line on stderr, built without malloc. */
+static void say_chained(const char *library) {
+    static char line[640];
+    const char *parts[] = {
+        "profctl hooks: another malloc interposer is loaded (", library,
+        "), such as a profiler's LD_PRELOAD: forwarding every allocation to it; the hooks still "
+        "count them, on their slower general path (docs/hooks.md, \"Another profiler in the process\")\n",
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        for (const char *c = parts[i]; *c && n < sizeof line - 2; c++) line[n++] = *c;
+    }
+    if (n == sizeof line - 2) line[n++] = '\n';
+    ssize_t written = write(2, line, n);
+    (void)written;
+}
+
+/* Finds where to forward, once per process, on the hooks' first call (before any block is
+ * allocated, so that every block is freed by the allocator that made it). The fast path
+ * never runs first: it is off until resolve_at_load. */
+static SLOW void find_next(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&next_state, &expected, 1)) {
+        /* This thread's own nested call (dlsym's), or another thread: that one waits. */
+        if (tls.state != STATE_BUSY) {
+            while (atomic_load(&next_state) == 1) { }
+        }
+        return;
+    }
+    uint8_t state = tls.state;
+    tls.state = STATE_BUSY; /* dlsym may allocate: that forwards to glibc, uncounted */
+    const char *chain = getenv("PROFCTL_HOOKS_CHAIN");
+    bool asked = chain && chain[0] == '1';
+    void *next = next_symbol("malloc", GLIBC_BASE);
+    bool other = next && !same_object(next, (void *)__libc_malloc);
+    if (asked || other) {
+        void *f;
+        if ((f = next_symbol("malloc", GLIBC_BASE))) next_malloc = (void *(*)(size_t))f;
+        if ((f = next_symbol("free", GLIBC_BASE))) next_free = (void (*)(void *))f;
+        if ((f = next_symbol("calloc", GLIBC_BASE))) next_calloc = (void *(*)(size_t, size_t))f;
+        if ((f = next_symbol("realloc", GLIBC_BASE))) next_realloc = (void *(*)(void *, size_t))f;
+        if ((f = next_symbol("aligned_alloc", "GLIBC_2.16"))) next_aligned = (void *(*)(size_t, size_t))f;
+        if ((f = next_symbol("valloc", GLIBC_BASE))) next_valloc = (void *(*)(size_t))f;
+        if ((f = next_symbol("pvalloc", GLIBC_BASE))) next_pvalloc = (void *(*)(size_t))f;
+        /* Its own bookkeeping calls malloc, which lands here: the general path, which runs
+         * it with the thread BUSY so it forwards uncounted. */
+        atomic_store(&hot.chained, 1);
+        update_fast();
+        if (other && !asked) {
+            Dl_info info;
+            say_chained(dladdr(next, &info) && info.dli_fname ? info.dli_fname : "unknown library");
+        }
+    }
+    tls.state = state;
+    atomic_store(&next_state, 2);
+}
+
+static void ensure_next(void) {
+    if (atomic_load_explicit(&next_state, memory_order_acquire) != 2) find_next();
+}
+
+/* enter() for the entry points' general path: a thread's first call (the process's first
+ * is one) makes sure the allocator to forward to is known, before anything is allocated. */
+static ALWAYS_INLINE bool enter_allocator(void) { return enter_first(ensure_next); }
 
 /* ---- malloc_usable_size, resolved once ---- */
 
@@ -52,7 +150,7 @@ static usable_size_fn resolve_usable_size(void) {
     int expected = 0;
     if (!atomic_compare_exchange_strong(&usable_size_resolving, &expected, 1)) return NULL;
     /* dlsym may allocate on its error path; the caller holds the reentrancy guard. */
-    fn = (usable_size_fn)dlsym(RTLD_NEXT, "malloc_usable_size");
+    fn = (usable_size_fn)next_symbol("malloc_usable_size", GLIBC_BASE);
     atomic_store_explicit(&real_usable_size, fn, memory_order_release);
     return fn;
 }
@@ -101,10 +199,13 @@ static inline size_t usable_if_counted(void *p) {
     return usable_size_of(p);
 }
 
-/* Compares the header reading with glibc's own answer on small, large and aligned blocks. */
+/* Compares the header reading with glibc's own answer on small, large and aligned blocks.
+ * Chained to an interposer that answers malloc_usable_size itself, its blocks are its own,
+ * not glibc's chunks: then the headers are never read. */
 static void check_header_usable_size(void) {
     usable_size_fn fn = resolve_usable_size();
     if (!fn) return;
+    if (atomic_load(&hot.chained) && !same_object((void *)fn, (void *)__libc_malloc)) return;
     size_t sizes[] = { 1, 24, 25, 100, 1000, 4096, 70000, 300000, 5000000 };
     int ok = 1;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -120,26 +221,13 @@ static void check_header_usable_size(void) {
 }
 
 __attribute__((constructor(101))) static void resolve_at_load(void) {
+    ensure_next(); /* (done already if anything allocated before) */
     uint8_t state = tls.state;
     tls.state = STATE_BUSY;
     /* (It may allocate: this thread is BUSY, so that just forwards.) */
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     resolve_usable_size();
     check_header_usable_size();
-    const char *chain = getenv("PROFCTL_HOOKS_CHAIN");
-    if (chain && chain[0] == '1') {
-        void *f;
-        if ((f = dlsym(RTLD_NEXT, "malloc"))) next_malloc = (void *(*)(size_t))f;
-        if ((f = dlsym(RTLD_NEXT, "free"))) next_free = (void (*)(void *))f;
-        if ((f = dlsym(RTLD_NEXT, "calloc"))) next_calloc = (void *(*)(size_t, size_t))f;
-        if ((f = dlsym(RTLD_NEXT, "realloc"))) next_realloc = (void *(*)(void *, size_t))f;
-        if ((f = dlsym(RTLD_NEXT, "aligned_alloc"))) next_aligned = (void *(*)(size_t, size_t))f;
-        if ((f = dlsym(RTLD_NEXT, "valloc"))) next_valloc = (void *(*)(size_t))f;
-        /* Its own bookkeeping calls malloc, which lands here: the general path, which runs
-         * it with the thread BUSY so it forwards uncounted. */
-        atomic_store(&hot.chained, 1);
-        update_fast();
-    }
     tls.state = state;
 }
 
@@ -150,7 +238,7 @@ __attribute__((constructor(101))) static void resolve_at_load(void) {
 enum { ALLOC_MALLOC, ALLOC_CALLOC, ALLOC_ALIGNED, ALLOC_VALLOC, ALLOC_PVALLOC };
 
 static SLOW void *allocate_general(int kind, size_t a, size_t b) {
-    bool entered = enter();
+    bool entered = enter_allocator();
     uint8_t state = tls.state;
     if (entered) tls.state = STATE_BUSY;
     void *p = NULL;
@@ -163,7 +251,7 @@ static SLOW void *allocate_general(int kind, size_t a, size_t b) {
         break;
     case ALLOC_ALIGNED: p = next_aligned(a, b); requested = b; break;
     case ALLOC_VALLOC: p = next_valloc(a); break;
-    default: p = __libc_pvalloc(a); break;
+    default: p = next_pvalloc(a); break;
     }
     if (entered) {
         size_t usable = p ? usable_if_counted(p) : 0;
@@ -174,7 +262,7 @@ static SLOW void *allocate_general(int kind, size_t a, size_t b) {
 }
 
 static SLOW void free_general(void *p) {
-    if (!enter()) { next_free(p); return; }
+    if (!enter_allocator()) { next_free(p); return; }
     uint8_t state = tls.state;
     tls.state = STATE_BUSY;
     account_free(p, usable_if_counted(p), state);
@@ -283,7 +371,7 @@ void *calloc(size_t count, size_t size) {
 void *realloc(void *old, size_t size) {
     if (!old) return malloc(size);
     if (size == 0) { free(old); return NULL; }
-    if (!enter()) return next_realloc(old, size);
+    if (!enter_allocator()) return next_realloc(old, size);
     uint8_t state = tls.state;
     tls.state = STATE_BUSY;
     /* Counted as a free of the old block and an allocation of the new one. The entry goes
