@@ -93,6 +93,20 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
     return found;
 }
 
+void *track_slow(void *p, size_t requested, size_t usable) {
+    table *t = tls.table;
+    tls.room += 1;
+    settle_live(t);
+    /* Frees give no room back, so a table kept near half full by steady churn would open
+     * only a little room each time and send many inserts this way: past 3/8 full it
+     * doubles here, which leaves at least 5/16 of it to the fast insert. */
+    if (has_entries(t) && (t->live + 1) * 8 > (t->mask + 1) * 3) rebuild(t, (t->mask + 1) * 2);
+    own_insert(t, (uintptr_t)p, requested, usable, tls.scope_id & SCOPE_MASK);
+    /* Published and with entries now, unless mmap failed: the fast insert may take over. */
+    open_room(t);
+    return p;
+}
+
 /* ---- foreign frees ----
  * A thread freeing a block another thread tracked finds the entry under that table's lock
  * (which keeps the table from growing or being purged meanwhile), reading it inside a

@@ -111,7 +111,7 @@ static ALWAYS_INLINE bool any_published(void) { return *(volatile uint32_t *)&pu
 
 /* ---- per-thread state ---- */
 
-enum { STATE_NEW = 0, STATE_READY = 1, STATE_BUSY = 2, STATE_EXITED = 3 };
+enum { STATE_NEW = 0, STATE_READY = 1, STATE_BUSY = 2, STATE_EXITED = 3, NOT_FAST = 0xff };
 
 typedef struct thread_state {
     /* Read on every call. */
@@ -181,7 +181,10 @@ HIDDEN void sum_counters(counters *out);
 /* ---- what every call reads, on one line (modes.c's) ---- */
 
 typedef struct hot_flags {
-    _Atomic int fast;         /* mode FULL, usable sizes from headers, no window, no sites: the fast paths apply */
+    /* The state a thread must be in for the fast paths: STATE_READY while they apply (mode
+     * FULL, usable sizes from headers, no window, no sites, not chained), else NOT_FAST,
+     * which no thread is in: so fast() is one compare of the thread's state with it. */
+    _Atomic uint8_t fast;
     _Atomic int sites_fast;   /* the same, with sites captured: the fast paths' copies that call sites.c */
     _Atomic int mode;         /* profctl_hooks_set_mode */
     _Atomic int header_ok;    /* usable sizes from chunk headers (platform_glibc.c) */
@@ -360,6 +363,11 @@ HIDDEN void account_free(void *p, size_t usable, uint8_t state);
 /* The tracked free the fast path could not finish: the general search of this thread's
  * table, then the other threads'. */
 HIDDEN SLOW void account_tracked_free(void *p, size_t usable);
+
+/* The fast insert's way out (fast_paths.h): the room it took given back, the general
+ * insert. In its own file on purpose: malloc, not seeing that it returns p, keeps nothing
+ * for it and saves two registers fewer (6 instructions per malloc/free pair). */
+HIDDEN SLOW void *track_slow(void *p, size_t requested, size_t usable);
 
 /* ---- fork.c ---- */
 HIDDEN void fork_prepare(void);

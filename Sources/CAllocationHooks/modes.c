@@ -8,7 +8,7 @@
 #include "hooks_internal.h"
 #include "sites.h"
 
-hot_flags hot __attribute__((aligned(64))) = { 0, 0, PROFCTL_HOOKS_FULL, 0, 0, 0 };
+hot_flags hot __attribute__((aligned(64))) = { NOT_FAST, 0, PROFCTL_HOOKS_FULL, 0, 0, 0 };
 
 /* Sites captured or not is part of `fast`, so that the fast paths test nothing for them:
  * with sites on, malloc and free take copies of themselves that call sites.c, from the
@@ -17,7 +17,7 @@ void update_fast(void) {
     int base = atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
                atomic_load(&hot.window) == 0 && !atomic_load(&hot.chained);
     int sites = profctl_sites_on != 0;
-    atomic_store(&hot.fast, base && !sites);
+    atomic_store(&hot.fast, base && !sites ? STATE_READY : NOT_FAST);
     atomic_store(&hot.sites_fast, base && sites);
 }
 
