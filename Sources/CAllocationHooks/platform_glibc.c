@@ -276,6 +276,16 @@ static SLOW void free_tracked_slow(void *p, size_t usable) {
     next_free(p);
 }
 
+/* The free of a block that may be tracked (some thread's table is published): the fast
+ * path's untracking inline, anything else out of line; then the allocator. */
+static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
+    if (untrack_fast(p, usable)) {
+        next_free(p);
+        return;
+    }
+    free_tracked_slow(p, usable);
+}
+
 /* ---- with sites captured ---- */
 
 /* account_fast with sites captured, called by the allocating function itself (malloc,
@@ -301,11 +311,7 @@ static SLOW void free_sites(void *p) {
     tls.n.c.frees += 1;
     tls.n.c.freed_usable += usable;
     if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
-        if (untrack_fast(p, usable)) {
-            next_free(p);
-            return;
-        }
-        free_tracked_slow(p, usable);
+        free_maybe_tracked(p, usable);
         return;
     }
     next_free(p);
@@ -337,11 +343,7 @@ void free(void *p) {
         /* (No hint: with one the compiler splits the tracked case out of free, whose frame
          * then costs every call two instructions.) */
         if (any_published()) {
-            if (untrack_fast(p, usable)) {
-                next_free(p);
-                return;
-            }
-            free_tracked_slow(p, usable);
+            free_maybe_tracked(p, usable);
             return;
         }
         next_free(p);

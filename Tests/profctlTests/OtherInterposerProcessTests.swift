@@ -46,7 +46,7 @@ struct OtherInterposerProcessTests {
         let folder = try TemporaryFolder()
         let record = try ProfctlProcess.run(executable: OwnComponentsExample.binary,
                                             ["--db", "components.sqlite", "--instances", "20", "--quiet"],
-                                            environment: ["LD_PRELOAD": Self.mallocDebug, "MALLOC_CHECK_": "3"], in: folder.url)
+                                            environment: ["LD_PRELOAD": Self.mallocDebug, "MALLOC_CHECK_": "3", "PROFCTL_HOOKS_CHAIN": "0"], in: folder.url)
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stderr.contains("another malloc interposer is loaded (\(Self.mallocDebug))"), "\(record.stderr)")
         let report = try ProfctlProcess.run(["report", "--db", "components.sqlite", "--format", "csv"], in: folder.url)
@@ -81,38 +81,18 @@ enum HeaptrackTool {
 
     static func trace(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Traced {
         let data = folder.appendingPathComponent("heaptrack-data")
-        let run = try ProcessRun.merged(URL(fileURLWithPath: "/usr/bin/env"),
-                                        ["timeout", "-k", "10", "\(limit)", "heaptrack", "-o", data.path, executable.path] + arguments,
-                                        in: folder)
+        // PROFCTL_HOOKS_CHAIN unset (0): the hooks must find heaptrack themselves.
+        let run = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["timeout", "-k", "10", "\(limit)", "heaptrack", "-o", data.path, executable.path] + arguments,
+                                         environment: ["PROFCTL_HOOKS_CHAIN": "0"], in: folder)
         let file = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("heaptrack-data") }
         var allocations = 0
         if let file {
             let decompressor = file.hasSuffix(".zst") ? "zstd" : "gzip"
-            let text = try ProcessRun.merged(URL(fileURLWithPath: "/usr/bin/env"),
-                                             [decompressor, "-dc", folder.appendingPathComponent(file).path], in: folder)
-            allocations = text.output.split(separator: "\n").filter { $0.hasPrefix("+ ") }.count
+            let text = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"),
+                                              [decompressor, "-dc", folder.appendingPathComponent(file).path], in: folder)
+            allocations = text.stdout.split(separator: "\n").filter { $0.hasPrefix("+ ") }.count
         }
-        return Traced(status: run.status, output: run.output, allocations: allocations)
-    }
-}
-
-/// A child process whose stdout and stderr go to one pipe.
-enum ProcessRun {
-    static func merged(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PROFCTL_DB")
-        environment.removeValue(forKey: "PROFCTL_HOOKS_CHAIN")
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return Traced(status: run.status, output: run.stdout + run.stderr, allocations: allocations)
     }
 }
