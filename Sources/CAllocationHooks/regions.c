@@ -111,6 +111,8 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
     out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
     out->frees = minus(now.frees, then->frees);
+    out->retains = minus(now.retains, then->retains);
+    out->releases = minus(now.releases, then->releases);
     out->retained_requested_bytes = minus(out->requested_bytes, own_requested + foreign_requested);
     out->retained_usable_bytes = minus(out->usable_bytes, own_usable + foreign_usable);
     /* Tracked frees on this thread that no allocating region still holds, less this

@@ -40,6 +40,8 @@ void profctl_window_end(profctl_window *w, profctl_region_result *out) {
     out->requested_bytes = minus(now.attributed_requested, then->attributed_requested);
     out->usable_bytes = minus(now.attributed_usable, then->attributed_usable);
     out->frees = minus(now.frees, then->frees);
+    out->retains = minus(now.retains, then->retains);
+    out->releases = minus(now.releases, then->releases);
     out->retained_requested_bytes = minus(out->requested_bytes, minus(now.window_reclaimed_requested, then->window_reclaimed_requested));
     out->retained_usable_bytes = minus(out->usable_bytes, minus(now.window_reclaimed_usable, then->window_reclaimed_usable));
     out->released_requested_bytes = minus(now.window_released_requested, then->window_released_requested);

@@ -5,3 +5,4 @@
 #include "allocation_hooks.h"
 #include "allocation_sites.h"
 #include "allocation_lifetimes.h"
+#include "allocation_arc.h"

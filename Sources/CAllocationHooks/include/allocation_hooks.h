@@ -59,6 +59,10 @@ typedef struct profctl_snapshot {
     uint64_t window_reclaimed_usable;
     uint64_t window_released_requested;
     uint64_t window_released_usable;
+    /// Swift retains and releases counted while a region or window counts them
+    /// (allocation_arc.h; 0 unless ARC counting is on), `_n` variants as n.
+    uint64_t retains;
+    uint64_t releases;
 } profctl_snapshot;
 
 /// An open region: where it is and the calling thread's counters when it opened.
@@ -93,6 +97,10 @@ typedef struct profctl_region_result {
     uint64_t released_usable_bytes;
     /// Usable bytes of never-tracked blocks freed during it (requested size unknown).
     uint64_t untracked_freed_usable_bytes;
+    /// Swift retains and releases made in it (on its thread, for a region), `_n` as n;
+    /// 0 unless ARC counting was on (allocation_arc.h).
+    uint64_t retains;
+    uint64_t releases;
 } profctl_region_result;
 
 /// Opens a region on the calling thread. Returns 0 on success; -1 when the thread has

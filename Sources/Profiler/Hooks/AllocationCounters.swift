@@ -24,6 +24,10 @@ public struct Allocations: Sendable, Equatable, Codable {
     /// Usable bytes of never-measured blocks freed during the region. Their requested
     /// size is unknown, so they count only towards the usable figure.
     public var untrackedFreedUsableBytes: Int
+    /// Swift retains and releases made in the region (`_n` variants counted as n), when
+    /// ARC counting is on (``ARCCounting``); 0 otherwise.
+    public var retains: Int = 0
+    public var releases: Int = 0
 
     public static let zero = Allocations(
         allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0,
@@ -50,6 +54,8 @@ public struct Allocations: Sendable, Equatable, Codable {
         releasedRequestedBytes = Int(clamping: r.released_requested_bytes)
         releasedUsableBytes = Int(clamping: r.released_usable_bytes)
         untrackedFreedUsableBytes = Int(clamping: r.untracked_freed_usable_bytes)
+        retains = Int(clamping: r.retains)
+        releases = Int(clamping: r.releases)
     }
 
     public init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,

@@ -1,0 +1,197 @@
+/*
+ * Swift's reference counting, counted: how many retains and releases a region or window
+ * causes (docs/hooks.md, "ARC traffic"). A leaf: the hooks' core calls nothing here; this
+ * file reads the thread's state (hooks_internal.h) to know whether a region or window
+ * counts, and adds to the thread's own counters.
+ *
+ * How (Swift 6.3.1, Linux x86_64; established by experiment, see docs/hooks.md):
+ * libswiftCore exports writable pointers (_swift_retain, _swift_release, _swift_retain_n,
+ * _swift_release_n) and a flag. With the flag clear, swift_retain and friends take their
+ * own fast path and never look at the pointers: counting off costs nothing. With the flag
+ * set they call through the pointers, and so do the calls libswiftCore makes internally
+ * (direct calls, no PLT: defining swift_retain in the executable would miss them).
+ *
+ * One trap: with the flag set, swift_retain jumps through a static slot
+ * (_swift_retain_adapter) to an adapter that masks the object with 0x00FFFFFFFFFFFFF8
+ * before calling _swift_retain, which turns a small string's payload into a pointer and
+ * crashes (fixed upstream for 6.4, swiftlang/swift PR 88924). So the slot is replaced too,
+ * by retain_adapter below, which hands the object over unmasked. The slot is not exported:
+ * it is found from swift_retain's own code, and every byte that leads there is checked
+ * first; on any other runtime nothing is written and counting is refused.
+ */
+#define _GNU_SOURCE
+#include "hooks_internal.h"
+#include "allocation_arc.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void *(*retain_fn)(void *);
+typedef void (*release_fn)(void *);
+typedef void *(*retain_n_fn)(void *, uint32_t);
+typedef void (*release_n_fn)(void *, uint32_t);
+
+/* The runtime's own implementations, as the pointers held them before install. */
+static retain_fn real_retain;
+static release_fn real_release;
+static retain_n_fn real_retain_n;
+static release_n_fn real_release_n;
+
+/* The runtime's flag (a bool in libswiftCore's .bss), once installed. */
+static volatile uint8_t *runtime_flag;
+static _Atomic int install_state; /* 0 never tried, 1 installed, -1 refused */
+static char refusal[256];
+
+/* Whether this thread's retain or release counts: inside a region that is not excluded,
+ * or while the window is open on a thread that is not excluded (the recorder's own work
+ * never counts, as for allocations). */
+static ALWAYS_INLINE bool counts_here(void) {
+    if (LIKELY(tls.tracking)) return true;
+    return UNLIKELY(atomic_load_explicit(&hot.window, memory_order_relaxed) != 0) && tls.excluded_depth == 0 &&
+           tls.state != STATE_BUSY;
+}
+
+/* A thread that never allocated has not joined the registry, so a window would not see
+ * its counters: it joins now (rare, and off the counting fast path). */
+static SLOW void join_for_window(void) { enter_always(); }
+
+static ALWAYS_INLINE void count_retains(uint64_t n) {
+    if (UNLIKELY(tls.state == STATE_NEW)) join_for_window();
+    tls.n.c.retains += n;
+}
+
+static ALWAYS_INLINE void count_releases(uint64_t n) {
+    if (UNLIKELY(tls.state == STATE_NEW)) join_for_window();
+    tls.n.c.releases += n;
+}
+
+/* Reached from swift_retain's adapter slot and from the _swift_retain pointer alike: the
+ * object is forwarded as it came (never masked), and the runtime's own implementation
+ * decides what a null, tagged or immortal value means. */
+static void *retain_adapter(void *object) {
+    if (counts_here()) count_retains(1);
+    return real_retain(object);
+}
+
+static void release_hook(void *object) {
+    if (counts_here()) count_releases(1);
+    real_release(object);
+}
+
+static void *retain_n_hook(void *object, uint32_t n) {
+    if (counts_here()) count_retains(n);
+    return real_retain_n(object, n);
+}
+
+static void release_n_hook(void *object, uint32_t n) {
+    if (counts_here()) count_releases(n);
+    real_release_n(object, n);
+}
+
+static int refuse(const char *why) {
+    snprintf(refusal, sizeof refusal, "%s", why);
+    atomic_store(&install_state, -1);
+    return -1;
+}
+
+#if defined(__x86_64__)
+/* The address a rip-relative operand names: disp32 at `at`, instruction ending at `end`. */
+static uintptr_t rip_target(const uint8_t *at, const uint8_t *end) {
+    int32_t disp;
+    memcpy(&disp, at, sizeof disp);
+    return (uintptr_t)end + (intptr_t)disp;
+}
+
+/* swift_retain's code, checked byte by byte: it tests the flag first
+ * (movzbl FLAG(%rip),%eax; cmp $1,%al), and its swizzled branch is
+ * `mov SLOT(%rip),%rax; pop %rbp; jmp *%rax`. Returns the slot, or 0. */
+static void **find_retain_slot(const uint8_t *code, const volatile uint8_t *flag) {
+    static const uint8_t prologue[] = {0x55, 0x48, 0x89, 0xe5, 0x0f, 0xb6, 0x05};
+    if (memcmp(code, prologue, sizeof prologue) != 0) return 0;
+    if (rip_target(code + 7, code + 11) != (uintptr_t)flag) return 0;
+    if (code[11] != 0x3c || code[12] != 0x01 || code[13] != 0x74) return 0;
+    const uint8_t *branch = code + 15 + (int8_t)code[14];
+    static const uint8_t load[] = {0x48, 0x8b, 0x05};
+    static const uint8_t tail[] = {0x5d, 0xff, 0xe0};
+    if (memcmp(branch, load, sizeof load) != 0 || memcmp(branch + 7, tail, sizeof tail) != 0) return 0;
+    return (void **)rip_target(branch + 3, branch + 7);
+}
+
+/* The adapter the slot holds on 6.3.1: it masks, then calls *_swift_retain. Its bytes up
+ * to that call, checked, so the slot is only replaced when it holds exactly this. */
+static bool is_masking_adapter(const uint8_t *code, void *const *retain_pointer) {
+    static const uint8_t body[] = {
+        0x55, 0x48, 0x89, 0xe5, 0x53, 0x50, 0x48, 0x89, 0xfb,             /* push rbp; mov; push rbx; push rax; mov rdi,rbx */
+        0x48, 0xbf, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00,        /* movabs $0x00fffffffffffff8,%rdi */
+        0x48, 0x21, 0xdf, 0xff, 0x15,                                      /* and %rbx,%rdi; call *disp32(%rip) */
+    };
+    if (memcmp(code, body, sizeof body) != 0) return false;
+    return rip_target(code + sizeof body, code + sizeof body + 4) == (uintptr_t)retain_pointer;
+}
+#endif
+
+int profctl_arc_install(void) {
+    int state = atomic_load(&install_state);
+    if (state != 0) return state > 0 ? 0 : -1;
+#if !defined(__x86_64__)
+    return refuse("ARC counting knows only x86_64's Swift runtime");
+#else
+    void *core = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD);
+    if (!core) return refuse("libswiftCore.so is not loaded in this process");
+    void **retain_pointer = dlsym(core, "_swift_retain");
+    void **release_pointer = dlsym(core, "_swift_release");
+    void **retain_n_pointer = dlsym(core, "_swift_retain_n");
+    void **release_n_pointer = dlsym(core, "_swift_release_n");
+    volatile uint8_t *flag = dlsym(core, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly");
+    const uint8_t *swift_retain_code = dlsym(core, "swift_retain");
+    if (!retain_pointer || !release_pointer || !retain_n_pointer || !release_n_pointer || !flag || !swift_retain_code) {
+        dlclose(core);
+        return refuse("this Swift runtime does not export the reference-counting hook pointers");
+    }
+    void **slot = find_retain_slot(swift_retain_code, flag);
+    Dl_info slot_info, core_info;
+    if (!slot || !dladdr(slot, &slot_info) || !dladdr(swift_retain_code, &core_info) ||
+        slot_info.dli_fbase != core_info.dli_fbase) {
+        dlclose(core);
+        return refuse("swift_retain's code is not the one profctl knows (Swift 6.3.1, x86_64): ARC counting is off");
+    }
+    /* The slot must still hold the runtime's masking adapter: not ours, not another tool's. */
+    const uint8_t *adapter = *slot;
+    Dl_info adapter_info;
+    if (!dladdr(adapter, &adapter_info) || adapter_info.dli_fbase != core_info.dli_fbase ||
+        !is_masking_adapter(adapter, retain_pointer)) {
+        dlclose(core);
+        return refuse("swift_retain's adapter is not the one profctl knows, or another tool replaced it: ARC counting is off");
+    }
+    real_retain = (retain_fn)*retain_pointer;
+    real_release = (release_fn)*release_pointer;
+    real_retain_n = (retain_n_fn)*retain_n_pointer;
+    real_release_n = (release_n_fn)*release_n_pointer;
+    /* The flag is clear, so nothing calls through these yet: the order does not matter.
+     * Once written they stay (restoring the adapter while another thread retains would
+     * re-arm the masking path). */
+    *retain_pointer = (void *)retain_adapter;
+    *slot = (void *)retain_adapter;
+    *release_pointer = (void *)release_hook;
+    *retain_n_pointer = (void *)retain_n_hook;
+    *release_n_pointer = (void *)release_n_hook;
+    runtime_flag = flag;
+    /* The handle stays open: the library is the process's own and never unloads. */
+    atomic_store(&install_state, 1);
+    return 0;
+#endif
+}
+
+const char *profctl_arc_refusal(void) { return atomic_load(&install_state) < 0 ? refusal : ""; }
+
+int profctl_arc_set_counting(int on) {
+    if (atomic_load(&install_state) != 1) return -1;
+    /* A thread that read the old value finishes its call through the hooks or the fast
+     * path; either is correct, and a region opened after this call sees the new value. */
+    *runtime_flag = on ? 1 : 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return 0;
+}
+
+int profctl_arc_counting(void) { return runtime_flag && *runtime_flag; }
