@@ -322,3 +322,20 @@ struct PushCutOffTests {
         #expect(result.stderr.contains("1 run pushed before this is in the store"), "\(result.stderr)")
     }
 }
+
+@Suite("query --store input mistakes", .serialized)
+struct StoreQueryMistakeTests {
+    @Test("query --store with a syntax error or an unknown column: exit 64, as on the file")
+    func storeSyntaxError() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let folder = try TemporaryFolder()
+        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
+        // A statement that starts with no reading keyword (SELCT) is refused before it is sent.
+        for sql in ["SELECT no_such_column FROM runs", "SELECT 1 FROM no_such_view", "SELECT FROM WHERE"] {
+            let result = try ProfctlProcess.run(["query", "--store", server.url, sql], in: folder.url)
+            #expect(result.status == 64, "\(sql): \(result.stderr)")
+            #expect(result.stderr.contains("the SQL statement is not valid"), "\(result.stderr)")
+        }
+    }
+}

@@ -33,6 +33,11 @@ public struct InvalidStatement: Error, CustomStringConvertible, Equatable, Senda
     public let message: String
     public let sql: String
 
+    public init(message: String, sql: String) {
+        self.message = message
+        self.sql = sql
+    }
+
     public var description: String {
         "the SQL statement is not valid: \(message); the views and their columns are documented in docs/schema.md"
     }
