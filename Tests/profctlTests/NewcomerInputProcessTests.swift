@@ -339,3 +339,13 @@ struct StoreQueryMistakeTests {
         }
     }
 }
+
+@Suite("Scenario file words")
+struct ScenarioFileWordTests {
+    @Test("an empty name says it is empty, not that it is a list or a mapping")
+    func emptyName() throws {
+        #expect(throws: ScenarioFileError(path: "f.yaml", line: 2, column: 7, message: "name is empty; give a word")) {
+            _ = try ScenarioFile.parse("scenario: lazy-list\nname: \"\"\n", path: "f.yaml")
+        }
+    }
+}

@@ -122,7 +122,8 @@ public struct ScenarioFile: Sendable {
         }
 
         func text(_ node: Node, _ what: String) throws -> String {
-            guard let scalar = node.scalar, !scalar.string.isEmpty else { throw fail(node, "\(what) must be a word, not a list or a mapping") }
+            guard let scalar = node.scalar else { throw fail(node, "\(what) must be a word, not a list or a mapping") }
+            guard !scalar.string.isEmpty else { throw fail(node, "\(what) is empty; give a word") }
             if let problem = StrictScalars.wordProblem(scalar.string, what) { throw fail(node, problem) }
             return scalar.string
         }
