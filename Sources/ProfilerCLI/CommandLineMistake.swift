@@ -12,4 +12,15 @@ extension ParsableCommand {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         exit(withError: ExitCode.validationFailure)
     }
+
+    /// A help request (`--help`, `-h`, `help`) that names a subcommand that does not exist:
+    /// the parser answers `profctl typo --help` with the root's help and exit 0, so a
+    /// misspelt command went unnoticed. Prints the mistake and exits 64; otherwise returns.
+    public static func exitOnUnknownCommandInHelp(_ arguments: [String]) {
+        // `profctl help baseline st`: the words after `help` name the command.
+        let words = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+        guard let message = UnknownCommand.first(in: words, root: Self.self)?.message else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(withError: ExitCode.validationFailure)
+    }
 }

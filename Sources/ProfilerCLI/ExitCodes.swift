@@ -67,7 +67,7 @@ public enum ExitCodes {
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }
-        case is ScenarioError, is ScenarioFileError, is UnknownNameError, is LeakBudgetError: usage
+        case is ScenarioError, is ScenarioFileError, is UnknownNameError, is LeakBudgetError, is InvalidStatement: usage
         case let check as CheckError:
             switch check {
             case .baselineNotFound: baselineNotFound
@@ -82,13 +82,13 @@ public enum ExitCodes {
 
 /// Runs a command body, turning library errors into a message on stderr (with profctl's
 /// flag advice, ``FlagAdvice``) and the exit code that goes with them.
-public func reportingErrors(_ body: () throws -> Void) throws {
+public func reportingErrors(databasesNamedBy naming: FlagAdvice.DatabaseNaming = .dbOption, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as ExitCode {
         throw error
     } catch {
-        Console.error(FlagAdvice.message(for: error))
+        Console.error(FlagAdvice.message(for: error, databasesNamedBy: naming))
         throw ExitCode(ExitCodes.code(for: error))
     }
 }

@@ -4,17 +4,25 @@ import Profiler
 /// terms (the value, the file, the run, the choices); profctl adds which command or flag
 /// fixes it, since only profctl knows its flags. Used by ``reportingErrors(_:)``.
 public enum FlagAdvice {
+    /// How the command names its databases, which decides what the advice points at.
+    public enum DatabaseNaming: Sendable {
+        /// `--db PATH` (most commands).
+        case dbOption
+        /// Arguments (`merge OUT IN...`), which have no --db.
+        case arguments
+    }
+
     /// The error's description followed by profctl's advice, when it has any.
-    public static func message(for error: any Error) -> String {
+    public static func message(for error: any Error, databasesNamedBy naming: DatabaseNaming = .dbOption) -> String {
         let text = String(describing: error)
-        guard let advice = advice(for: error) else { return text }
+        guard let advice = advice(for: error, databasesNamedBy: naming) else { return text }
         return text + (text.hasSuffix(".") ? " " : ". ") + advice
     }
 
     /// What to type to fix `error`, or nil when the library's message says all there is.
-    public static func advice(for error: any Error) -> String? {
+    public static func advice(for error: any Error, databasesNamedBy naming: DatabaseNaming = .dbOption) -> String? {
         switch error {
-        case let store as StoreError: advice(for: store)
+        case let store as StoreError: advice(for: store, databasesNamedBy: naming)
         case let check as CheckError: advice(for: check)
         case let sites as SiteError: advice(for: sites)
         case let name as UnknownNameError where name.kind == "exact metric" && name.name.contains(MetricCatalog.latencyMarker):
@@ -26,12 +34,13 @@ public enum FlagAdvice {
     /// The check output's advice, naming profctl's flags.
     public static let check = CheckAdvice(moreRepeats: "record with --repeat 5 or more", allowMissing: "pass --allow-missing")
 
-    static func advice(for error: StoreError) -> String? {
+    static func advice(for error: StoreError, databasesNamedBy naming: DatabaseNaming) -> String? {
         switch error {
         case .missingDatabase(let path), .emptyDatabase(let path), .noRuns(let path):
             "Record one with, for example: profctl record lazy-container --db \(path)"
         case .notAFile, .foreignDatabase, .notADatabase:
-            "Point --db at one (record creates a new file)"
+            naming == .dbOption ? "Point --db at one (record creates a new file)"
+                : "Name profctl databases only (the output is created when missing)"
         case .needsMigration(let path, _, _): "Run: profctl migrate --db \(path)"
         case .runNotFound(let path, _): "List runs with: profctl runs --db \(path)"
         case .queryTimedOut: "Raise --timeout for more time"
@@ -41,7 +50,7 @@ public enum FlagAdvice {
 
     static func advice(for error: CheckError) -> String? {
         switch error {
-        case .environmentMismatch: "Pass --allow-env-mismatch to compare anyway"
+        case .environmentMismatch: "Record in the baseline's environment, or pass --allow-env-mismatch to compare anyway"
         case .parameterMismatch: "Record with the baseline's parameters, or pass --allow-param-mismatch to compare anyway"
         case .invalidBaseline: "Labels: profctl baseline list"
         case .baselineNotFound: "Labels: profctl baseline list; set one with: profctl baseline set LABEL --run ID"
@@ -52,7 +61,7 @@ public enum FlagAdvice {
     static func advice(for error: SiteError) -> String? {
         switch error {
         case .noSites: "Record it again with: profctl record --sites SCENARIO"
-        case .noSiteRuns: "Record one with: profctl record --sites SCENARIO"
+        case .noSiteRuns(_, let scenario): "Record one with: profctl record --sites \(scenario ?? "SCENARIO")"
         case .noSuchRun: "List runs with: profctl runs"
         case .badDepth: nil
         }

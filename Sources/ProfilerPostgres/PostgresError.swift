@@ -25,29 +25,57 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The connection string itself is malformed (libpq cannot parse it): nothing was tried.
     case invalidTarget(store: String, message: String)
 
-    public var description: String {
+    public var description: String { [problem, consequence, remedy].compactMap { $0 }.joined(separator: " ") }
+
+    /// The message when `runsKept` runs were pushed, each in its own committed transaction,
+    /// before this failure: they are in the store, so "Nothing was written" would be false.
+    public func description(runsKept: Int) -> String {
+        guard runsKept > 0 else { return description }
+        let runs = runsKept == 1 ? "1 run" : "\(runsKept) runs"
+        let current = if case .server = self { " The run being copied was rolled back: nothing of it is visible." } else { "" }
+        return problem + current + " \(runs) pushed before this \(runsKept == 1 ? "is" : "are") in the store, each whole; "
+            + "push again to copy the rest (runs already in the store are skipped)." + (remedy.map { " " + $0 } ?? "")
+    }
+
+    /// What went wrong and how to fix it.
+    var problem: String {
         switch self {
         case .unreachable(let store, let message):
-            "cannot reach the PostgreSQL store \(store): \(message). Is the server running and the host and port right? Nothing was written."
+            "cannot reach the PostgreSQL store \(store): \(message). Is the server running and the host and port right?"
         case .authenticationFailed(let store, let message):
-            "the PostgreSQL store \(store) refused the login: \(message). Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). Nothing was written."
+            "the PostgreSQL store \(store) refused the login: \(message). Check the user and password (in the URL, PGPASSWORD or ~/.pgpass)."
         case .tlsMismatch(let store, let message):
-            "the PostgreSQL store \(store) and this connection disagree on TLS: \(message). A server that accepts only TLS needs sslmode=require in the URL (or verify-full, with its CA in sslrootcert), not sslmode=disable; a server without TLS cannot take sslmode=require. Nothing was written."
+            "the PostgreSQL store \(store) and this connection disagree on TLS: \(message). A server that accepts only TLS needs sslmode=require in the URL (or verify-full, with its CA in sslrootcert), not sslmode=disable; a server without TLS cannot take sslmode=require."
         case .notAProfctlStore(let store, let tables):
             "\(store) holds tables of another application (\(tables.prefix(5).joined(separator: ", "))) and no profctl schema; it was left untouched. Point --store at an empty database or one profctl created."
         case .schemaNewer(let store, let found, let known):
-            "\(store) has profctl schema version \(found), newer than this profctl understands (\(known)); use a newer profctl. Nothing was written."
+            "\(store) has profctl schema version \(found), newer than this profctl understands (\(known)); use a newer profctl."
         case .schemaOlder(let store, let found, let latest):
-            "\(store) has profctl schema version \(found); this profctl reads version \(latest). Migrate it with this profctl's push (profctl push --to URL: it migrates before it copies, keeping every run), then read it again. Nothing was changed."
+            "\(store) has profctl schema version \(found); this profctl reads version \(latest). Migrate it with this profctl's push (profctl push --to URL: it migrates before it copies, keeping every run), then read it again."
         case .checksumMismatch(let store, let version, let name):
             "\(store): PostgreSQL migration \(version) (\(name)) differs from the one applied there; migrations must never be edited once shipped"
         case .server(let store, let sqlState, let message):
-            "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message). Its transaction was rolled back: nothing of it is visible."
-                + (sqlState.hasPrefix("53") ? " The server is out of room (class 53: disk full, memory or a limit): free space on the server, then push again; runs already pushed are skipped." : "")
+            "the PostgreSQL store \(store) refused a statement (SQLSTATE \(sqlState)): \(message)."
         case .invalidTarget(let store, let message):
             "'\(store)' is not a PostgreSQL connection string: \(message). Give a postgres://USER@HOST[:PORT]/DB URL or libpq key=value pairs"
         case .noStoreNamed:
             "no PostgreSQL store named: pass --to postgres://USER@HOST/DB, or set PROFCTL_STORE (or libpq's PGHOST/PGDATABASE variables)"
+        }
+    }
+
+    /// What to do once the store can take the push, when the problem does not say it.
+    var remedy: String? {
+        guard case .server(_, let sqlState, _) = self, sqlState.hasPrefix("53") else { return nil }
+        return "The server is out of room (class 53: disk full, memory or a limit): free space on the server, then push again; runs already pushed are skipped."
+    }
+
+    /// What the failure left in the store, when the message says it.
+    var consequence: String? {
+        switch self {
+        case .unreachable, .authenticationFailed, .tlsMismatch, .schemaNewer: "Nothing was written."
+        case .schemaOlder: "Nothing was changed."
+        case .server: "Its transaction was rolled back: nothing of it is visible."
+        case .notAProfctlStore, .checksumMismatch, .invalidTarget, .noStoreNamed: nil
         }
     }
 }

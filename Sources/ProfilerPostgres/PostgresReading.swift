@@ -111,6 +111,10 @@ public enum PostgresReadOnlyQuery {
                 throw StoreError.queryTimedOut(seconds: limits.seconds)
             } catch PostgresError.server(_, let state, _) where ["25006", "42501", "0A000"].contains(state) {
                 throw StoreError.readOnlyViolation(sql: sql)
+            } catch PostgresError.server(_, let state, let message) where state.hasPrefix("42") {
+                // Class 42 (syntax error, undefined table, column or function): the statement
+                // as typed is wrong, as SQLite's compile errors are.
+                throw InvalidStatement(message: message, sql: sql)
             }
         }
     }

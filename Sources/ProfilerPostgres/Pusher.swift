@@ -40,18 +40,23 @@ public enum Pusher {
         let runRows = try runs.rows()
         outcome.runsLeftOut = Int(try local.scalar("SELECT count(*) FROM runs")?.int64 ?? 0) - runRows.count
         let kinds = try kindIDs(store)
-        for run in runRows {
-            guard let runID = run[0].string else { continue }
-            let added = try pushRun(run, runID: runID, local: local, store: store, kinds: kinds)
-            if let events = added {
-                outcome.runsAdded += 1
-                outcome.eventsCopied += events
-                progress("\(runID): pushed (\(events) events)")
-            } else {
-                outcome.runsAlreadyPresent += 1
+        do {
+            for run in runRows {
+                guard let runID = run[0].string else { continue }
+                let added = try pushRun(run, runID: runID, local: local, store: store, kinds: kinds)
+                if let events = added {
+                    outcome.runsAdded += 1
+                    outcome.eventsCopied += events
+                    progress("\(runID): pushed (\(events) events)")
+                } else {
+                    outcome.runsAlreadyPresent += 1
+                }
             }
+            outcome.baselinesAdded = try pushBaselines(local: local, store: store)
+        } catch let error as PostgresError where outcome.runsAdded > 0 {
+            // Runs are committed one by one: those before the failure are in the store.
+            throw PushCutOff(cause: error, runsPushed: outcome.runsAdded)
         }
-        outcome.baselinesAdded = try pushBaselines(local: local, store: store)
         outcome.seconds = Date().timeIntervalSince(started)
         return outcome
     }
@@ -222,6 +227,15 @@ public enum Pusher {
         }
         return added
     }
+}
+
+/// A push that failed after it had committed some runs: the store's error, and how many
+/// runs are in the store whole (the message says so instead of "Nothing was written").
+public struct PushCutOff: Error, CustomStringConvertible, Equatable, Sendable {
+    public let cause: PostgresError
+    public let runsPushed: Int
+
+    public var description: String { cause.description(runsKept: runsPushed) }
 }
 
 /// A local run that cannot be pushed as it is.

@@ -28,6 +28,7 @@ struct PostgresSharedStore: SharedStore {
     }
 
     func failure(for error: any Error) -> (code: Int32, message: String)? {
+        if let cutOff = error as? PushCutOff { return (Self.exitCode(for: cutOff.cause), cutOff.description) }
         guard let error = error as? PostgresError else { return nil }
         return (Self.exitCode(for: error), error.description)
     }

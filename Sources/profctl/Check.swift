@@ -78,12 +78,7 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Report metrics of the baseline (or of a budget) that the run lacks as missing, without failing.")
     var allowMissing = false
 
-    @Flag(help: "Compare even when the baseline's Swift version, build configuration, OS or architecture differ.")
-    var allowEnvMismatch = false
-
-    @Flag(name: .customLong("allow-param-mismatch"),
-          help: "Compare even when the baseline was recorded with other workload parameters (rows, instances, ...; not repeats or strategies).")
-    var allowParameterMismatch = false
+    @OptionGroup var mismatch: MismatchAllowance
 
     @Flag(help: "Check for leaks and growth (docs/leaks.md) instead of comparing with a baseline.")
     var leaks = false
@@ -96,7 +91,7 @@ struct Check: ParsableCommand, Exemplified {
 
     enum CodingKeys: CodingKey {
         case database, store, selection, baseline, tolerance, budget, alpha, minimumEffect, minimumEffectNanoseconds,
-             failOnImprovement, allowMissing, allowEnvMismatch, allowParameterMismatch, leaks, format
+             failOnImprovement, allowMissing, mismatch, leaks, format
     }
 
     mutating func validate() throws {
@@ -104,7 +99,7 @@ struct Check: ParsableCommand, Exemplified {
         if leaks && baseline != nil {
             throw ValidationError("--leaks compares no baseline: run `profctl check --leaks` and `profctl check --baseline \(baseline ?? "")` as two commands")
         }
-        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || allowEnvMismatch || allowParameterMismatch) {
+        if leaks && (!tolerance.isEmpty || failOnImprovement || allowMissing || mismatch.allowEnvMismatch || mismatch.allowParameterMismatch) {
             throw ValidationError("--leaks takes no --tolerance, --fail-on-improvement, --allow-missing, --allow-env-mismatch or --allow-param-mismatch: they apply to comparisons with a baseline; leak limits are budget keys (docs/leaks.md)")
         }
         if leaks && store.url != nil {
@@ -155,8 +150,8 @@ struct Check: ParsableCommand, Exemplified {
                 throw ExitCode(ExitCodes.usage)
             }
         }
-        request.allowEnvironmentMismatch = allowEnvMismatch
-        request.allowParameterMismatch = allowParameterMismatch
+        request.allowEnvironmentMismatch = mismatch.allowEnvMismatch
+        request.allowParameterMismatch = mismatch.allowParameterMismatch
         request.allowMissing = allowMissing
         return request
     }

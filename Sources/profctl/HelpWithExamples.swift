@@ -17,6 +17,7 @@ extension Profctl {
             try command.run()
         } catch {
             if let help = helpWithExamples(for: error, arguments: arguments) {
+                exitOnUnknownCommandInHelp(arguments)
                 print(help)
                 Self.exit()
             }

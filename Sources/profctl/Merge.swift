@@ -25,11 +25,19 @@ struct Merge: ParsableCommand, Exemplified {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("name at least one database to merge from") }
+        // An empty path (`merge "$OUT" ...` with OUT unset) would open SQLite's temporary
+        // database, deleted on close: "1 runs added" and nothing kept.
+        if output.isEmpty {
+            throw ValidationError("the output database path is empty (an unset variable?); give the file to merge into")
+        }
+        if let position = inputs.firstIndex(of: "") {
+            throw ValidationError("input \(position + 1) is an empty path (an unset variable?); give each database to merge from")
+        }
         if inputs.contains(output) { throw ValidationError("\(output) is both the output and an input") }
     }
 
     func run() throws {
-        try reportingErrors {
+        try reportingErrors(databasesNamedBy: .arguments) {
             for outcome in try Merger.merge(into: output, from: inputs, views: BuiltInScenarios.reportViews()) {
                 Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
                 for moved in outcome.labelsMoved { Console.message("\(outcome.input): label moved, \(moved) (set later in \(outcome.input))") }

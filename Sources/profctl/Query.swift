@@ -68,7 +68,7 @@ struct Query: ParsableCommand, Exemplified {
     static func namingRelations(in db: SQLiteConnection, _ body: (SQLiteConnection) throws -> QueryResult) throws -> QueryResult {
         do {
             return try body(db)
-        } catch let error as SQLiteError where error.message.hasPrefix("no such table: ") {
+        } catch let error as InvalidStatement where error.message.hasPrefix("no such table: ") {
             let name = String(error.message.dropFirst("no such table: ".count))
             let known = try db.table("""
                 SELECT name FROM sqlite_schema WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'

@@ -30,10 +30,22 @@ enum ReportPrinter {
         return parts.joined(separator: ", ")
     }
 
-    private static func json(_ report: RunReport) throws -> String {
+    /// The run as a JSON object, its `parameters` an object too: the runs table stores them
+    /// as JSON text, which encoded as it is became a string a reader had to parse again.
+    static func runJSON(_ run: RunInfo) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let run = String(decoding: try encoder.encode(report.run), as: UTF8.self)
+        let encoded = try encoder.encode(run)
+        guard var object = try JSONSerialization.jsonObject(with: encoded) as? [String: Any],
+              let parameters = try? JSONSerialization.jsonObject(with: Data(run.parameters.utf8)) as? [String: Any] else {
+            return encoded
+        }
+        object["parameters"] = parameters
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func json(_ report: RunReport) throws -> String {
+        let run = String(decoding: try runJSON(report.run), as: UTF8.self)
         let rows = JSONRenderer().render(report.table).trimmingCharacters(in: .whitespacesAndNewlines)
         var fields = ["\"run\": \(run)", "\"report\": \(JSONText.string(report.declaration.name))"]
         if let measure = report.measure { fields.append("\"bytes\": \(JSONText.string(measure.rawValue))") }

@@ -9,6 +9,7 @@ struct Sites: ParsableCommand, Exemplified {
         "profctl sites --component Label --strategy eager",
         "profctl sites --kind create --tree",
         "profctl sites --diff latest latest --component Label   # A B: run ids or prefixes (profctl runs)",
+        "profctl sites --scenario lazy-container --format html -o sites.html",
     ]
 
     static let configuration = CommandConfiguration(
@@ -19,9 +20,11 @@ struct Sites: ParsableCommand, Exemplified {
             live_requested_bytes is what the instances still held when their measurement \
             ended: per component and strategy, the create and realize sites sum to the \
             report's bytes per instance x instances. --tree shows the call trees instead; \
-            --diff A B lists the sites that grew, shrank, appeared or vanished from run A to run B. \
+            --diff A B lists the sites that grew, shrank, appeared or vanished from run A to run B; \
+            like check with its baseline, it refuses (exit 6) runs recorded in another environment \
+            or with other workload parameters unless --allow-env-mismatch or --allow-param-mismatch. \
             --format html draws each (component, strategy, kind) as an icicle chart (SVG) above the table. \
-            Default run: the newest one recorded with --sites.
+            Default run: the newest one recorded with --sites (of --scenario, when given).
             """
     )
 
@@ -29,6 +32,9 @@ struct Sites: ParsableCommand, Exemplified {
 
     @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest`. Default: the newest run recorded with --sites.")
     var runReference: String?
+
+    @Option(help: "Only this scenario's runs: its newest run recorded with --sites (with --run or --diff, runs of it).")
+    var scenario: String?
 
     @Option(help: "Only this component's sites.") var component: String?
     @Option(help: "Only this strategy's sites.") var strategy: String?
@@ -40,9 +46,20 @@ struct Sites: ParsableCommand, Exemplified {
             help: ArgumentHelp("Compare two runs' sites (ids, prefixes or latest).", valueName: "A B"))
     var diff: [String] = []
 
+    @OptionGroup var mismatch: MismatchAllowance
+
     @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
 
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.")
+    var output: String?
+
     func validate() throws {
+        try OutputPath.validate(output)
+        if runReference?.isEmpty == true { throw ValidationError("--run is empty; give a run id (profctl runs), or latest") }
+        if scenario?.isEmpty == true { throw ValidationError("--scenario is empty; give a scenario name (profctl scenarios)") }
+        if diff.isEmpty && (mismatch.allowEnvMismatch || mismatch.allowParameterMismatch) {
+            throw ValidationError("--allow-env-mismatch and --allow-param-mismatch apply to --diff A B; leave them out")
+        }
         if !diff.isEmpty && diff.count != 2 { throw ValidationError("--diff takes two runs, A and B (got \(diff.count))") }
         if !diff.isEmpty && runReference != nil { throw ValidationError("--diff names its two runs; leave out --run") }
         if tree && !diff.isEmpty { throw ValidationError("--tree shows one run; leave it out with --diff") }
@@ -56,29 +73,41 @@ struct Sites: ParsableCommand, Exemplified {
     func run() throws {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
+            if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
             let filter = SiteFilter(component: component, strategy: strategy, kind: kind)
             if diff.count == 2 {
-                let a = try SiteQuery.run(diff[0], in: db), b = try SiteQuery.run(diff[1], in: db)
+                let a = try SiteQuery.run(diff[0], scenario: scenario, in: db), b = try SiteQuery.run(diff[1], scenario: scenario, in: db)
+                // check's rule for a run and its baseline: another environment or workload
+                // would show the workload's change as sites that grew or shrank.
+                try Checker.requireComparable(b, with: [a], allowEnvironmentMismatch: mismatch.allowEnvMismatch,
+                                              allowParameterMismatch: mismatch.allowParameterMismatch)
                 try SiteQuery.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
                 let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
                                                    try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
+                for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
                 Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-                Console.output(format.renderer.render(SiteDiff.table(differences)))
-                return
+                return try emit(format.renderer.render(SiteDiff.table(differences)))
             }
-            let run = try SiteQuery.run(runReference, in: db)
+            let run = try SiteQuery.run(runReference, scenario: scenario, in: db)
             noteIncomplete([run])
             try SiteQuery.validate(filter, runIDs: [run.runID], optionPrefix: "--", in: db)
             let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
             if tree {
-                Console.output(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
+                try emit(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
             } else if format == .html {
                 // A page of its own: icicle charts of the call trees, then the table.
-                Console.output(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
-                                               runID: run.runID, table: SiteQuery.table(rows)))
+                try emit(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
+                                         runID: run.runID, table: SiteQuery.table(rows)))
             } else {
-                Console.output(format.renderer.render(SiteQuery.table(rows)))
+                try emit(format.renderer.render(SiteQuery.table(rows)))
             }
         }
+    }
+
+    /// To -o's file when given (as report and export write it), else to stdout.
+    private func emit(_ text: String) throws {
+        guard let output else { return Console.output(text) }
+        try OutputPath.write(Data(text.utf8), to: output)
+        Console.message("wrote the sites to \(output)")
     }
 }

@@ -4,7 +4,9 @@ import ProfilerQueries
 import ProfilerStore
 import ProfilerSupport
 
-/// Why a check cannot compare.
+/// Why a check cannot compare. The messages say what differs and not how to allow it:
+/// a library caller sets ``CheckRequest/allowEnvironmentMismatch`` or
+/// ``CheckRequest/allowParameterMismatch``, and profctl adds its own flags (FlagAdvice).
 public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
     case baselineNotFound(String)
     case environmentMismatch([String])
@@ -19,11 +21,10 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
         case .baselineNotFound(let what): "baseline not found: \(what)"
         case .environmentMismatch(let differences):
             "the baseline was recorded in another environment (\(differences.joined(separator: "; "))); "
-                + "compare like with like, or allow the mismatch (CheckRequest.allowEnvironmentMismatch)"
+                + "its figures are not comparable with this run's"
         case .parameterMismatch(let differences):
             "the baseline was recorded with other parameters (\(differences.joined(separator: "; "))), so its figures "
-                + "measure another workload; compare like with like (previous and median:N pick runs with the same parameters), "
-                + "or allow the mismatch (CheckRequest.allowParameterMismatch)"
+                + "measure another workload (previous and median:N pick runs with the same parameters)"
         case .invalidBaseline(let text):
             "baseline '\(text)': expected a run id, a baseline label, previous, or median:N"
         case .runNotComplete(let role, let run, let scenario, let status, let reason):
@@ -127,11 +128,25 @@ public enum BaselineResolver {
         }
     }
 
+    /// Whether two runs' values of one environment key agree. A `swift_version` of the minor
+    /// version only (6.3: recorded before profctl recorded the patch) agrees with every patch
+    /// of it (6.3.1), so that upgrading profctl does not turn a history's baselines into
+    /// another environment's.
+    static func sameEnvironmentValue(_ key: String, _ before: String?, _ now: String?) -> Bool {
+        guard before != now else { return true }
+        guard key == "swift_version", let before, let now else { return false }
+        func minorOnly(_ version: String) -> Bool {
+            version.split(separator: ".", omittingEmptySubsequences: false).count == 2 && version.allSatisfy { $0.isNumber || $0 == "." }
+        }
+        return (minorOnly(before) && now.hasPrefix(before + ".")) || (minorOnly(now) && before.hasPrefix(now + "."))
+    }
+
     /// Differences in Swift version, build configuration, OS or architecture.
     public static func environmentDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
         var differences: [String] = []
         for baseline in baselines {
-            for (key, value) in run.environmentKey.sorted(by: { $0.key < $1.key }) where baseline.environmentKey[key] != value {
+            for (key, value) in run.environmentKey.sorted(by: { $0.key < $1.key })
+            where !sameEnvironmentValue(key, baseline.environmentKey[key], value) {
                 differences.append("\(key) \(baseline.environmentKey[key] ?? "?") in \(baseline.runID.prefix(8)) vs \(value)")
             }
         }

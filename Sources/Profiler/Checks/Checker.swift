@@ -25,16 +25,8 @@ public enum Checker {
             try BaselineResolver.resolve($0, for: run, sameParameters: !request.allowParameterMismatch, in: db)
         } ?? []
         for baseline in baselines { try requireComplete(baseline, as: "the baseline") }
-        let differences = BaselineResolver.environmentDifferences(run, baselines)
-        if !differences.isEmpty && !request.allowEnvironmentMismatch {
-            throw CheckError.environmentMismatch(differences)
-        }
-        // A label or run id on another workload (rows 100 against 500) would turn the
-        // workload's change into a regression or an improvement; previous and median:N pick alike runs.
-        let workload = BaselineResolver.workloadDifferences(run, baselines)
-        if !workload.isEmpty && !request.allowParameterMismatch {
-            throw CheckError.parameterMismatch(workload)
-        }
+        try requireComparable(run, with: baselines, allowEnvironmentMismatch: request.allowEnvironmentMismatch,
+                              allowParameterMismatch: request.allowParameterMismatch)
         var result = try compare(run, against: baselines, request, in: db)
         if let spec = request.baseline, spec.hasPrefix("median:"), let count = Int(spec.dropFirst("median:".count)), baselines.count < count {
             result.notes.append("\(spec) is the median of \(baselines.count) run\(baselines.count == 1 ? "" : "s"), not \(count): "
@@ -56,6 +48,23 @@ public enum Checker {
                                            allowMissing: request.allowMissing, checkedScenario: run.scenario)
         let notes = BaselineResolver.parameterDifferences(run, baselines).map { "parameters differ from the baseline: " + $0 }
         return CheckResult(run: run, baselines: baselines, verdicts: verdicts, notes: notes)
+    }
+
+    /// The rule for comparing one run's figures with others' (a check with its baselines,
+    /// `sites --diff` B with A): refused with ``CheckError/environmentMismatch(_:)`` when they
+    /// were recorded with another Swift, build configuration, OS or architecture, and with
+    /// ``CheckError/parameterMismatch(_:)`` when with another workload (rows 100 against 500:
+    /// the workload's change would read as a regression or an improvement), unless allowed.
+    public static func requireComparable(_ run: RunInfo, with others: [RunInfo], allowEnvironmentMismatch: Bool,
+                                         allowParameterMismatch: Bool) throws {
+        let differences = BaselineResolver.environmentDifferences(run, others)
+        if !differences.isEmpty && !allowEnvironmentMismatch {
+            throw CheckError.environmentMismatch(differences)
+        }
+        let workload = BaselineResolver.workloadDifferences(run, others)
+        if !workload.isEmpty && !allowParameterMismatch {
+            throw CheckError.parameterMismatch(workload)
+        }
     }
 
     /// An aborted or running run holds partial figures: never a result to gate on.

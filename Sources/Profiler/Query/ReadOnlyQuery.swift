@@ -26,6 +26,23 @@ public struct QueryResult: Sendable, Equatable {
     }
 }
 
+/// A statement SQLite cannot compile (a syntax error, a column or function that does not
+/// exist): the statement as typed is wrong, not the database.
+public struct InvalidStatement: Error, CustomStringConvertible, Equatable, Sendable {
+    /// SQLite's own message ("near \"SELCT\": syntax error", "no such table: savngs").
+    public let message: String
+    public let sql: String
+
+    public init(message: String, sql: String) {
+        self.message = message
+        self.sql = sql
+    }
+
+    public var description: String {
+        "the SQL statement is not valid: \(message); the views and their columns are documented in docs/schema.md"
+    }
+}
+
 /// Runs analysts' SQL against a database opened read-only. A statement that would
 /// write, attach another file, set a pragma or load an extension is refused before it
 /// runs; a runaway one is stopped after a time limit; rows are capped.
@@ -38,6 +55,10 @@ public enum ReadOnlyQuery {
             statement = try db.prepare(sql)
         } catch let error as SQLiteError where error.primaryCode == SQLITE_AUTH || error.message.hasPrefix("not authorized") {
             throw StoreError.readOnlyViolation(sql: sql)
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
+            // Compiling reads only the schema: a plain SQLITE_ERROR here is the statement's
+            // own mistake (damage, I/O and locks have codes of their own).
+            throw InvalidStatement(message: error.message, sql: sql)
         }
         guard statement.isReadOnly else { throw StoreError.readOnlyViolation(sql: sql) }
         db.limitRunningTime(to: limits.seconds)

@@ -36,20 +36,82 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
         #endif
     }
 
-    /// The compiler that built this binary, to the minor version.
+    /// The compiler that built this binary, to the patch version (6.3.1; a .0 release as
+    /// 6.3.0): a patch release changes the code the compiler emits, and with it what a run
+    /// allocates. `#if compiler` takes only literal versions, so each release is one line,
+    /// and a patch past the ones listed reads as `>=` the first unlisted one. Runs recorded
+    /// before profctl recorded the patch hold the minor version only (6.3).
     public static var compilerVersion: String {
-        #if compiler(>=6.5)
-        ">=6.5"
-        #elseif compiler(>=6.4)
-        "6.4"
-        #elseif compiler(>=6.3)
-        "6.3"
-        #elseif compiler(>=6.2)
-        "6.2"
-        #elseif compiler(>=6.1)
-        "6.1"
+        #if compiler(>=6.6)
+        ">=6.6"
+        #elseif compiler(>=6.5.5)
+        ">=6.5.5"
+        #elseif compiler(>=6.5.4)
+        "6.5.4"
+        #elseif compiler(>=6.5.3)
+        "6.5.3"
+        #elseif compiler(>=6.5.2)
+        "6.5.2"
+        #elseif compiler(>=6.5.1)
+        "6.5.1"
+        #elseif compiler(>=6.5.0)
+        "6.5.0"
+        #elseif compiler(>=6.4.5)
+        ">=6.4.5"
+        #elseif compiler(>=6.4.4)
+        "6.4.4"
+        #elseif compiler(>=6.4.3)
+        "6.4.3"
+        #elseif compiler(>=6.4.2)
+        "6.4.2"
+        #elseif compiler(>=6.4.1)
+        "6.4.1"
+        #elseif compiler(>=6.4.0)
+        "6.4.0"
+        #elseif compiler(>=6.3.5)
+        ">=6.3.5"
+        #elseif compiler(>=6.3.4)
+        "6.3.4"
+        #elseif compiler(>=6.3.3)
+        "6.3.3"
+        #elseif compiler(>=6.3.2)
+        "6.3.2"
+        #elseif compiler(>=6.3.1)
+        "6.3.1"
+        #elseif compiler(>=6.3.0)
+        "6.3.0"
+        #elseif compiler(>=6.2.5)
+        ">=6.2.5"
+        #elseif compiler(>=6.2.4)
+        "6.2.4"
+        #elseif compiler(>=6.2.3)
+        "6.2.3"
+        #elseif compiler(>=6.2.2)
+        "6.2.2"
+        #elseif compiler(>=6.2.1)
+        "6.2.1"
+        #elseif compiler(>=6.2.0)
+        "6.2.0"
+        #elseif compiler(>=6.1.4)
+        ">=6.1.4"
+        #elseif compiler(>=6.1.3)
+        "6.1.3"
+        #elseif compiler(>=6.1.2)
+        "6.1.2"
+        #elseif compiler(>=6.1.1)
+        "6.1.1"
+        #elseif compiler(>=6.1.0)
+        "6.1.0"
+        #elseif compiler(>=6.0.4)
+        ">=6.0.4"
+        #elseif compiler(>=6.0.3)
+        "6.0.3"
+        #elseif compiler(>=6.0.2)
+        "6.0.2"
+        #elseif compiler(>=6.0.1)
+        "6.0.1"
         #else
-        "6.0"
+        "6.0.0"
         #endif
     }
 

@@ -138,7 +138,8 @@ public enum SiteError: Error, CustomStringConvertible, Sendable, Equatable {
     case badDepth(Int)
     case noSuchRun(String)
     case noSites(run: String)
-    case noSiteRuns(path: String)
+    /// No run recorded with sites (of `scenario`, when one was named).
+    case noSiteRuns(path: String, scenario: String? = nil)
 
     public var description: String {
         switch self {
@@ -147,9 +148,9 @@ public enum SiteError: Error, CustomStringConvertible, Sendable, Equatable {
         case .noSuchRun(let run):
             "no run \(run) in the database"
         case .noSites(let run):
-            "run \(run) was recorded without allocation sites; record it again with site capture on"
-        case .noSiteRuns(let path):
-            "\(path) holds no run recorded with allocation sites; record one with site capture on"
+            "run \(run) was recorded without allocation sites (site capture was off)"
+        case .noSiteRuns(let path, let scenario):
+            "\(path) holds no \(scenario.map { $0 + " " } ?? "")run recorded with allocation sites (site capture on)"
         }
     }
 }

@@ -21,16 +21,22 @@ public struct SiteFilter: Sendable, Equatable {
 public enum SiteQuery {
     /// The run a sites command reads: `reference` (an id, a prefix or `latest`) or, by
     /// default, the newest run recorded with --sites. Throws when it has no sites.
-    public static func run(_ reference: String?, in db: any SQLRowSource) throws -> RunInfo {
+    public static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if let reference {
-            let run = try RunQueries.resolve(reference, in: db)
+            // As report's --run with --scenario: `latest` is that scenario's newest run, and a
+            // run id of another scenario is no run of it.
+            let run = try RunQueries.resolve(reference, scenario: scenario, in: db)
+            if let scenario, run.scenario != scenario {
+                throw StoreError.runNotFound(path: db.storeName, run: "\(reference) of scenario \(scenario)")
+            }
             guard try hasSites(run.runID, in: db) else { throw SiteError.noSites(run: run.runID) }
             return run
         }
         guard let id = try db.scalar("""
             SELECT r.run_id FROM runs r JOIN site_runs s ON s.run_key = r.run_key
+            WHERE ?1 IS NULL OR r.scenario = ?1
             ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1
-            """)?.string else { throw SiteError.noSiteRuns(path: db.storeName) }
+            """, [SQLValue(scenario)])?.string else { throw SiteError.noSiteRuns(path: db.storeName, scenario: scenario) }
         return try RunQueries.resolve(id, in: db)
     }
 

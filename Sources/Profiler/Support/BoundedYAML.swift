@@ -65,8 +65,11 @@ package enum BoundedYAML {
         }
         try checkText(bytes, path: path)
         try checkStructure(bytes, path: path)
-        // Valid UTF-8 was just checked, so decoding cannot replace anything.
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Valid UTF-8 was just checked, so decoding cannot replace anything. A byte order
+        // mark at the start (some editors write one) is dropped: libyaml reads it from bytes,
+        // but in a Swift string it stood before the document and was refused.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = String(decoding: bytes.starts(with: bom) ? bytes.dropFirst(bom.count) : bytes[...], as: UTF8.self)
         do {
             return try Yams.compose(yaml: text)
         } catch let error as YamlError {
