@@ -78,6 +78,11 @@ struct PostgresMigrationTests {
         #expect(before.columns == after.columns)
         #expect(before.rows == after.rows)
         #expect(try versionOne.scalar("SELECT count(*) FROM event_series")?.int64 == current.scalar("SELECT count(*) FROM event_series")?.int64)
+        // The push replaced the hand-written views of versions 1 and 3 with the declared ones.
+        for report in BuiltInScenarios.reports {
+            #expect(try versionOne.scalar("SELECT query FROM report_views WHERE view = $1", [.text(report.view)])?.string == report.query,
+                    "\(report.view)")
+        }
         // Runs pushed before version 4 stored no declaration (docs/schema.md): the migration adds the table, empty.
         #expect(try versionOne.scalar("SELECT count(*) FROM run_declarations")?.int64 == 0)
         for query in try SchemaDocExamples.queries(includingFileOnly: false) where !Self.laterTables.contains(where: query.contains) {
