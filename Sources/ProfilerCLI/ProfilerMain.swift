@@ -17,6 +17,7 @@ public enum ProfilerMain {
     public static func run(scenarios: [any Scenario], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         ProcessSetup.prepare()
         UserRecord.scenarios = scenarios
+        RecordArguments.describedScenarios = scenarios
         do {
             var command = try UserRecord.parseAsRoot(arguments)
             try command.run()
@@ -37,8 +38,19 @@ struct UserRecord: ParsableCommand {
         CommandConfiguration(
             commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "record").lastPathComponent,
             abstract: "Record this program's scenarios into a profctl database.",
-            discussion: "Scenarios: " + scenarios.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")
-                + ". Read the results with `profctl report --db PATH`.")
+            discussion: "Scenarios:\n" + scenarios.map(describe).joined(separator: "\n")
+                + "\n\nRead the results with `profctl report --db PATH`.")
+    }
+
+    /// One scenario for --help: its name and summary, strategies, and each parameter with
+    /// its valid values and default (the count one is what --instances sets).
+    static func describe(_ scenario: any Scenario) -> String {
+        let parameters = scenario.parameters.map { spec in
+            "    \(spec.name) (\(spec.name == scenario.countParameter ? "--instances" : "--set \(spec.name)=...")): \(spec.summary); "
+                + "\(spec.validValues), default \(spec.defaultValue)"
+        }
+        return (["  \(scenario.name): \(scenario.summary)", "    strategies: \(scenario.strategies.joined(separator: ", "))"]
+                + parameters).joined(separator: "\n")
     }
 
     @OptionGroup var options: RecordArguments

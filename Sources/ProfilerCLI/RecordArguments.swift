@@ -15,14 +15,28 @@ public struct RecordArguments: ParsableArguments {
     @Option(help: ArgumentHelp(RecordArguments.instancesHelp))
     public var instances: Int?
 
-    /// From the built-in scenarios' count parameters, so a new scenario's count is named.
+    /// The scenarios the help describes: profctl's built-in ones, or a user's own program's
+    /// (ProfilerMain sets them before parsing), so `--help` names the parameters its
+    /// scenarios take, never another program's.
+    nonisolated(unsafe) static var describedScenarios: [any Scenario] = BuiltInScenarios.all
+
+    /// From the scenarios' count parameters, so a new scenario's count is named.
     static var instancesHelp: String {
-        let names = BuiltInScenarios.all.map(\.countParameter).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let names = describedScenarios.map(\.countParameter).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
         return "Sets the scenario's main count: \(list)."
     }
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Sets a parameter, e.g. --set viewport=12 (repeatable).", valueName: "name=value"))
+    /// An example from the scenarios' own parameters: the first that is not a count, with its default.
+    static var setHelp: String {
+        let example = describedScenarios.lazy.flatMap { scenario in
+            scenario.parameters.filter { $0.name != scenario.countParameter }
+        }.first
+        guard let example else { return "Sets a parameter (repeatable); the scenarios here take none besides their count." }
+        return "Sets a parameter, e.g. --set \(example.name)=\(example.defaultValue) (repeatable)."
+    }
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(RecordArguments.setHelp, valueName: "name=value"))
     public var settings: [String] = []
 
     @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))

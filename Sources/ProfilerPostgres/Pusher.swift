@@ -17,6 +17,8 @@ public enum Pusher {
         public var runsLeftOut = 0
         public var eventsCopied = 0
         public var baselinesAdded = 0
+        /// Report views the store refused to create (their runs are pushed all the same).
+        public var viewsRefused: [PostgresReportViews.Refused] = []
         public var seconds = 0.0
     }
 
@@ -34,6 +36,8 @@ public enum Pusher {
         try store.execute("SET client_min_messages = warning")
         try PostgresMigrator().migrate(store)
         var outcome = Outcome()
+        // The report views from the declarations, before the runs that read them.
+        outcome.viewsRefused = try PostgresReportViews.install(PostgresReportViews.declared(by: local), in: store)
         let statusFilter = includeIncomplete ? "" : "WHERE status = 'complete'"
         let columns = RunTables.runColumns.joined(separator: ", ")
         let runs = try local.prepare("SELECT \(columns) FROM runs \(statusFilter) ORDER BY started_at, run_id")

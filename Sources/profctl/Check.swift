@@ -176,6 +176,13 @@ struct Check: ParsableCommand, Exemplified {
             var results: [CheckResult] = []
             var unchecked: [UncheckedScenario] = []
             for run in runs {
+                // Budgets only, none for this scenario: nothing gates it ("PASS, 0 metrics" would claim it was).
+                if request.baseline == nil, let budget, !request.budgets.contains(where: { $0.scenario == run.scenario }) {
+                    unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBudget,
+                                                       note: "\(budget) has no budget for \(run.scenario) and no --baseline was given, so nothing gates it; "
+                                                           + "add a budget for it, or give --baseline", fails: false))
+                    continue
+                }
                 do {
                     if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
                     results.append(try Checker.check(run, request, in: db))

@@ -114,6 +114,31 @@ struct ComponentComparisonTests {
         #expect(summary.events == 30 * (2 + 2 + 4 + 2))
     }
 
+    @Test("any value works, with no wrapper: an [Int] of 100 costs its storage, 32 + 8 x 100 requested bytes; lazy-realized adds the container and a 24-byte box")
+    func plainValue() throws {
+        let comparison = ComponentComparison(name: "numbers", summary: "a value, no class", components: [
+            .component("Numbers") { [Int](repeating: 7, count: 100) },
+        ])
+        let temp = try TemporaryDatabase()
+        let summary = try recordOnOwnThread(comparison, database: temp.path,
+                                            options: RecordOptions(parameters: ["instances": .int(30), "configurations": .int(3)]))
+        let figures = try Self.figures("numbers", in: temp.path)
+        // The array's storage object: 16 bytes of object header, count and capacity (16), then 100 Ints.
+        let storage: Int64 = 16 + 16 + 8 * 100
+        let eager = try #require(figures["Numbers/eager"])
+        #expect(eager.minInstance == storage && eager.maxInstance == storage, "\(eager)")
+        #expect(eager.allocations == 30 && eager.requested == 30 * storage)
+        let lazy = try #require(figures["Numbers/lazy"])
+        #expect(lazy.minInstance == 48 && lazy.maxInstance == 48)
+        // The container, the box that holds the array (header and one reference), the storage.
+        let realized = try #require(figures["Numbers/lazy-realized"])
+        #expect(realized.minInstance == 48 + 24 + storage && realized.maxInstance == realized.minInstance, "\(realized)")
+        let cached = try #require(figures["Numbers/cached"])
+        #expect(cached.requested == 3 * storage && cached.minInstance == 0 && cached.maxInstance == storage)
+        for (key, row) in figures { #expect(row.released == row.requested, "\(key)") }
+        #expect(summary.events == 30 * (2 + 2 + 4 + 2))
+    }
+
     @Test("the savings report compares with eager; progress names each pass")
     func reportAndProgress() throws {
         let temp = try TemporaryDatabase()

@@ -57,9 +57,12 @@ public enum LeakCheck {
         let trips = try RoundTrip.load(run: run.runID, in: db)
         let repeats = (parameter("repeats", of: run) as? Int) ?? (trips.map(\.repeatIndex).max().map { $0 + 1 } ?? 1)
         var notes: [String] = []
-        let scenario = builtIn(for: run)
-        if scenario == nil {
-            notes.append("\(run.scenario) is not a built-in scenario profctl knows: no retention is declared intended, so everything left behind counts")
+        // What the run's scenario declared when it was recorded; a run recorded before
+        // the declarations were stored (schema version 9) falls back to the built-in one.
+        let declared = try ScenarioDeclaration.stored(runID: run.runID, in: db)?.keptOnPurpose ?? builtIn(for: run)?.keptOnPurpose
+        if declared == nil {
+            notes.append("\(run.scenario) stores no declaration (recorded before profctl stored them) and is not a built-in scenario: "
+                         + "no retention is declared intended, so everything left behind counts")
         }
         var growthNotJudged: String?
         if repeats < LeakRules.minimumRepeats {
@@ -67,7 +70,7 @@ public enum LeakCheck {
         }
         if trips.isEmpty { notes.append("the run has no events: nothing was judged, so it fails as missing (were its events deleted, or did its steps run no component?)") }
         let mine = leakBudgets(budgets).filter { $0.scenario == run.scenario }
-        var verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: scenario?.keptOnPurpose ?? []) { metric, component, strategy in
+        var verdicts = LeakRules.verdicts(trips, repeats: repeats, declared: declared ?? []) { metric, component, strategy in
             // The strictest budget that applies.
             mine.filter { $0.metric == metric && ($0.component ?? component) == component && ($0.strategy ?? strategy) == strategy }
                 .compactMap(\.max).min()

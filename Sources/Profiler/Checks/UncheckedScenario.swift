@@ -7,6 +7,9 @@ public struct UncheckedScenario: Sendable, Equatable {
         case noRun = "no-run"
         /// The baseline asked for has no run of this scenario (exit 5 when nothing else failed).
         case noBaseline = "no-baseline"
+        /// A budgets-only check (no baseline) whose budgets name nothing of the scenario: its
+        /// run was read and gated by nothing, which is no pass.
+        case noBudget = "no-budget"
     }
 
     public let scenario: String

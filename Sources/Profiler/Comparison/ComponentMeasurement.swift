@@ -6,14 +6,21 @@ import ProfilerScenarios
 /// each standard strategy: the code a hand-written scenario (LazyContainerScenario)
 /// spells out, written once. Every instance is measured on its own (`create`, `realize`
 /// and `release` events), so bytes per instance are exact.
-struct ComponentMeasurement<Component: AnyObject, Parent: AnyObject> {
+///
+/// A component is a class or any value (a struct, an enum, a collection): `eager` and
+/// `cached` hold it as it is, so a value costs what building it allocates and keeps (an
+/// array's storage), with no wrapper. A lazy container holds a class, so `lazy` is given
+/// by whoever knows which (`lazily`, with the class itself or a value in a `ValueBox`).
+struct ComponentMeasurement<Component, Parent: AnyObject> {
     let component: String
-    /// The user's factory, handed to every lazy container as it is: wrapping it in
-    /// another closure would give each container a closure context of its own.
+    /// The user's factory. It returns the component from a closure call, so what building
+    /// it allocates escapes: the optimizer cannot delete it.
     let make: () -> Component
     let makeParent: (Int) -> Parent
     let attach: (Component, Parent) -> Void
     let detach: (Component) -> Void
+    /// The lazy strategies: `count` containers, realized (built and attached) or not.
+    let lazy: (_ count: Int, _ realized: Bool, Parent, Probe, ScenarioContext) throws -> Void
 
     /// One measured pass over `count` instances of one strategy, with a `build` and a
     /// `release` step.
@@ -26,8 +33,8 @@ struct ComponentMeasurement<Component: AnyObject, Parent: AnyObject> {
         _ = formsSideTable
         switch strategy {
         case .eager: try eager(count, parent, probe, context)
-        case .lazy: try lazy(count, realized: false, parent, probe, context)
-        case .lazyRealized: try lazy(count, realized: true, parent, probe, context)
+        case .lazy: try lazy(count, false, parent, probe, context)
+        case .lazyRealized: try lazy(count, true, parent, probe, context)
         case .cached: try cached(count, configurations: max(1, min(configurations, count)), probe, context)
         }
     }
@@ -51,12 +58,17 @@ struct ComponentMeasurement<Component: AnyObject, Parent: AnyObject> {
         }
     }
 
-    private func lazy(_ count: Int, realized: Bool, _ parent: Parent, _ probe: Probe, _ context: ScenarioContext) throws {
-        var containers: [LazyContainer<Component, Parent>] = []
+    /// The lazy strategies for a component a lazy container can hold (a class). `make` is
+    /// handed to every container as it is: wrapping it in another closure here would give
+    /// each container a closure context of its own.
+    static func lazily<Held: AnyObject>(_ count: Int, realized: Bool, _ parent: Parent, _ probe: Probe, _ context: ScenarioContext,
+                                        make: @escaping () -> Held, attach: (Held, Parent) -> Void,
+                                        detach: @escaping (Held) -> Void) throws {
+        var containers: [LazyContainer<Held, Parent>] = []
         containers.reserveCapacity(count)
         try context.step("build", strategy: probe.strategy) {
             for i in 0..<count {
-                let container = try LazyContainer<Component, Parent>.make(probe: probe.instance(i), make)
+                let container = try LazyContainer<Held, Parent>.make(probe: probe.instance(i), make)
                 if realized { try container.ensure(in: parent, probe: probe.instance(i), add: attach) }
                 containers.append(container)
             }
@@ -97,4 +109,12 @@ struct ComponentMeasurement<Component: AnyObject, Parent: AnyObject> {
             }
         }
     }
+}
+
+/// What a lazy container holds of a value component: the value itself, in one object (a
+/// lazy container keeps a class reference). `lazy-realized` of a value therefore costs the
+/// container, this box (16 bytes of header and the value's own size) and the value's storage.
+final class ValueBox<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -59,6 +59,8 @@ public struct ReportDeclaration: Sendable, Equatable, Codable {
         if !view.hasSuffix("_report") || !view.allSatisfy(allowed.contains) {
             return "report \(name): view name '\(view)' must be lowercase letters, digits and _, ending in _report"
         }
+        // SQLite reserves these names for itself and refuses to create the view.
+        if view.hasPrefix("sqlite_") { return "report \(name): view name '\(view)' cannot start with sqlite_, which SQLite reserves" }
         if Set(columns.map(\.name)).count != columns.count { return "report \(name): a column is declared twice" }
         return nil
     }

@@ -3,9 +3,9 @@ import ProfilerModel
 import ProfilerStore
 
 /// The report declarations a database's runs are read with: those stored beside their
-/// views (`report_views`, written when a database is opened for writing), then the ones
-/// compiled in for what the database does not describe (a store without the table, such
-/// as the PostgreSQL one, or a report whose view still comes from migrations 0002/0003).
+/// views (`report_views`, written when a file is opened for writing or a store pushed
+/// to), then the ones compiled in for what the database does not describe (a report whose
+/// view still comes from the file's migrations 0002/0003 or the store's 0001/0003).
 public struct ReportCatalog: Sendable {
     public let reports: [String: ReportDeclaration]
 
@@ -23,7 +23,7 @@ public struct ReportCatalog: Sendable {
 
     /// The declarations stored in `report_views`; none where the table does not exist.
     static func stored(in db: any SQLRowSource) throws -> [ReportDeclaration] {
-        // A store without the table (PostgreSQL, which keeps its own views) describes nothing.
+        // A PostgreSQL store before its version 4 has no table, and describes nothing.
         guard try db.hasRelation("report_views") else { return [] }
         let table = try db.table("SELECT report, declaration FROM report_views ORDER BY view", [])
         return try table.rows.map { row in

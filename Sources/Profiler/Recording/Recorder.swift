@@ -66,6 +66,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         guard let runKey = inserted?.int64 else {
             throw SQLiteError(code: 1, message: "the new run \(runID) could not be read back")
         }
+        if let declaration = run.declaration {
+            try connection.run("INSERT INTO run_declarations (run_key, declaration) VALUES (?, ?)", [.integer(runKey), .text(declaration)])
+        }
         let recorder = Recorder(runID: runID, runKey: runKey, connection: connection, bufferCapacity: bufferCapacity)
         recorder.startWriter()
         return recorder

@@ -50,14 +50,18 @@ public struct RunDescription: Sendable, Equatable {
     public var report: String
     /// The report's view, installed (or brought up to date) when the database is opened.
     public var reportViews: [RepeatableView]
+    /// The scenario's whole declaration as JSON (ScenarioDeclaration), stored with the run
+    /// in `run_declarations` so readers need not have the scenario's code; nil stores none.
+    public var declaration: String?
 
     public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue],
-                report: String = "savings", reportViews: [RepeatableView] = []) {
+                report: String = "savings", reportViews: [RepeatableView] = [], declaration: String? = nil) {
         self.scenario = scenario
         self.baselineStrategy = baselineStrategy
         self.parameters = parameters
         self.report = report
         self.reportViews = reportViews
+        self.declaration = declaration
     }
 
     var parametersJSON: String {

@@ -32,16 +32,16 @@ public struct CompositeCellScenario: Scenario {
         summary: "Bytes per cell and creation latency (nearest-rank median and p90, in nanoseconds) for the first cell, later cells, and reuse.",
         query: """
             SELECT run_id, strategy,
-                   ROUND(CAST(SUM(CASE WHEN step = 'later' AND kind = 'create' THEN requested_bytes END) AS REAL)
+                   round(CAST(SUM(CASE WHEN step = 'later' AND kind = 'create' THEN requested_bytes END) AS DOUBLE PRECISION)
                          / SUM(CASE WHEN step = 'later' AND kind = 'create' THEN events END), 2) AS bytes_per_cell,
-                   SUM(CASE WHEN step = 'first' AND kind = 'create' THEN requested_bytes END) / MAX(repeats) AS first_cell_bytes,
+                   CAST(SUM(CASE WHEN step = 'first' AND kind = 'create' THEN requested_bytes END) AS BIGINT) / MAX(repeats) AS first_cell_bytes,
                    MAX(CASE WHEN step = 'first' AND kind = 'create' THEN duration_ns_median END) AS first_ns,
                    MAX(CASE WHEN step = 'later' AND kind = 'create' THEN duration_ns_median END) AS later_median_ns,
                    MAX(CASE WHEN step = 'later' AND kind = 'create' THEN duration_ns_p90 END) AS later_p90_ns,
                    MAX(CASE WHEN step = 'reuse' AND kind = 'realize' THEN duration_ns_median END) AS reuse_median_ns,
                    MAX(CASE WHEN step = 'reuse' AND kind = 'realize' THEN duration_ns_p90 END) AS reuse_p90_ns
             FROM step_summary WHERE report = 'composite-cell'
-            GROUP BY run_key, strategy
+            GROUP BY run_key, run_id, strategy
             ORDER BY run_key, MIN(first_seq)
             """,
         columns: [

@@ -28,11 +28,11 @@ public struct ImageCacheScenario: Scenario {
         query: """
             WITH lookups AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
-                       SUM(CASE WHEN kind = 'hit' THEN events ELSE 0 END) AS hits,
-                       SUM(CASE WHEN kind = 'miss' THEN events ELSE 0 END) AS misses,
-                       SUM(CASE WHEN kind = 'evict' THEN events ELSE 0 END) AS evictions
+                       CAST(SUM(CASE WHEN kind = 'hit' THEN events ELSE 0 END) AS BIGINT) AS hits,
+                       CAST(SUM(CASE WHEN kind = 'miss' THEN events ELSE 0 END) AS BIGINT) AS misses,
+                       CAST(SUM(CASE WHEN kind = 'evict' THEN events ELSE 0 END) AS BIGINT) AS evictions
                 FROM step_summary WHERE report = 'image-cache'
-                GROUP BY run_key, strategy
+                GROUP BY run_key, run_id, strategy
             ),
             live AS (
                 SELECT run_key, strategy,
@@ -44,16 +44,16 @@ public struct ImageCacheScenario: Scenario {
             SELECT l.run_id, l.strategy,
                    l.hits / l.repeats AS hits,
                    l.misses / l.repeats AS misses,
-                   ROUND(CAST(l.hits AS REAL) / NULLIF(l.hits + l.misses, 0), 4) AS hit_ratio,
-                   CAST(v.shown AS INTEGER) AS live_bytes_while_shown,
-                   CAST(v.after_release AS INTEGER) AS retained_bytes_after_release,
-                   CAST(v.after_idle AS INTEGER) AS retained_bytes_after_idle,
-                   CAST(b.shown - v.shown AS INTEGER) AS saved_bytes,
-                   ROUND(100.0 * (b.shown - v.shown) / NULLIF(b.shown, 0), 2) AS savings_pct,
+                   round(CAST(l.hits AS DOUBLE PRECISION) / NULLIF(l.hits + l.misses, 0), 4) AS hit_ratio,
+                   CAST(trunc(v.shown) AS BIGINT) AS live_bytes_while_shown,
+                   CAST(trunc(v.after_release) AS BIGINT) AS retained_bytes_after_release,
+                   CAST(trunc(v.after_idle) AS BIGINT) AS retained_bytes_after_idle,
+                   CAST(trunc(b.shown - v.shown) AS BIGINT) AS saved_bytes,
+                   round(100.0 * (b.shown - v.shown) / NULLIF(b.shown, 0), 2) AS savings_pct,
                    l.evictions / l.repeats AS evictions,
                    (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps') AS sweeps,
                    (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps_skipped') AS sweeps_skipped,
-                   ROUND((SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweep_ns') / 1e6, 3) AS sweep_ms
+                   round((SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweep_ns') / 1e6, 3) AS sweep_ms
             FROM lookups l
             JOIN live v ON v.run_key = l.run_key AND v.strategy = l.strategy
             LEFT JOIN live b ON b.run_key = l.run_key AND b.strategy = 'no-cache'

@@ -5,8 +5,9 @@
 /// Everything else balances per component and strategy: the bytes its `create`,
 /// `realize`, `hit` and `miss` events took equal the bytes its `release` and `evict`
 /// events gave back.
-public struct KeptBytes: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+public struct KeptBytes: Sendable, Equatable, Codable {
+    /// Stored by its raw value in a run's declaration (`run_declarations`).
+    public enum Kind: String, Sendable, Equatable, Codable {
         /// Every instance keeps what it took: nothing is given back while the scenario
         /// runs (a strong cache's images, held for the life of the cache).
         case everything
@@ -15,7 +16,7 @@ public struct KeptBytes: Sendable, Equatable {
         /// (a static built on first use, a template read once and kept for later
         /// instances, runtime data made on the first deinit of a type). Every other
         /// instance balances, and nothing is given back that was not taken.
-        case oneTimePerProcess
+        case oneTimePerProcess = "one-time-per-process"
     }
 
     /// The component it applies to; nil for every component of the strategy.

@@ -39,12 +39,12 @@ public struct LazyListScenario: Scenario {
         query: """
             WITH counts AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
-                       SUM(CASE WHEN component = 'row' AND kind = 'create' THEN events ELSE 0 END) AS created,
-                       SUM(CASE WHEN component = 'row' AND kind = 'create' AND step = 'top' THEN events ELSE 0 END) AS created_at_top,
-                       SUM(CASE WHEN component = 'row-body' AND kind = 'realize' THEN events ELSE 0 END) AS realized,
-                       SUM(CASE WHEN component = 'row-body' AND kind = 'realize' AND step = 'top' THEN events ELSE 0 END) AS realized_at_top
+                       CAST(SUM(CASE WHEN component = 'row' AND kind = 'create' THEN events ELSE 0 END) AS BIGINT) AS created,
+                       CAST(SUM(CASE WHEN component = 'row' AND kind = 'create' AND step = 'top' THEN events ELSE 0 END) AS BIGINT) AS created_at_top,
+                       CAST(SUM(CASE WHEN component = 'row-body' AND kind = 'realize' THEN events ELSE 0 END) AS BIGINT) AS realized,
+                       CAST(SUM(CASE WHEN component = 'row-body' AND kind = 'realize' AND step = 'top' THEN events ELSE 0 END) AS BIGINT) AS realized_at_top
                 FROM step_summary WHERE report = 'lazy-list'
-                GROUP BY run_key, strategy
+                GROUP BY run_key, run_id, strategy
             ),
             live AS (
                 SELECT run_key, strategy, MAX(peak_bytes) AS peak,
@@ -56,11 +56,11 @@ public struct LazyListScenario: Scenario {
                    c.created_at_top / c.repeats AS rows_created_at_top,
                    c.realized / c.repeats AS realizations,
                    c.realized_at_top / c.repeats AS rows_realized_at_top,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'max_visible') AS INTEGER) AS max_visible,
+                   CAST(trunc((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'max_visible')) AS BIGINT) AS max_visible,
                    v.peak AS peak_live_bytes,
-                   CAST(v.back_at_top AS INTEGER) AS live_bytes_back_at_top,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'nested_state_resets') AS INTEGER) AS nested_state_resets,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'pages_loaded') AS INTEGER) AS pages_loaded
+                   CAST(trunc(v.back_at_top) AS BIGINT) AS live_bytes_back_at_top,
+                   CAST(trunc((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'nested_state_resets')) AS BIGINT) AS nested_state_resets,
+                   CAST(trunc((SELECT value FROM metric_summary m WHERE m.run_key = c.run_key AND m.strategy = c.strategy AND m.name = 'pages_loaded')) AS BIGINT) AS pages_loaded
             FROM counts c
             JOIN live v ON v.run_key = c.run_key AND v.strategy = c.strategy
             ORDER BY c.run_key, c.ordinal

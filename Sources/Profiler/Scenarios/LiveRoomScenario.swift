@@ -29,20 +29,20 @@ public struct LiveRoomScenario: Scenario {
         query: """
             WITH totals AS (
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal,
-                       SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) / MAX(repeats) AS page_bytes,
-                       SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) / MAX(repeats) AS created_bytes
+                       CAST(SUM(CASE WHEN kind IN ('create', 'realize') THEN requested_bytes ELSE 0 END) AS BIGINT) / MAX(repeats) AS page_bytes,
+                       CAST(SUM(CASE WHEN kind = 'create' THEN requested_bytes ELSE 0 END) AS BIGINT) / MAX(repeats) AS created_bytes
                 FROM step_summary WHERE report = 'live-room'
-                GROUP BY run_key, strategy
+                GROUP BY run_key, run_id, strategy
             )
             SELECT t.run_id, t.strategy,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels') AS INTEGER) AS panels,
-                   CAST((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened') AS INTEGER) AS opened,
+                   CAST(trunc((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels')) AS BIGINT) AS panels,
+                   CAST(trunc((SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened')) AS BIGINT) AS opened,
                    t.page_bytes,
                    e.page_bytes - t.page_bytes AS saved_bytes,
-                   ROUND(100.0 * (e.page_bytes - t.page_bytes) / NULLIF(e.page_bytes, 0), 2) AS savings_pct,
+                   round(100.0 * CAST(e.page_bytes - t.page_bytes AS DOUBLE PRECISION) / NULLIF(e.page_bytes, 0), 2) AS savings_pct,
                    CASE WHEN t.strategy = 'lazy' AND t.created_bytes < e.page_bytes
-                        THEN ROUND(100.0 * (1 - CAST(t.created_bytes AS REAL) / e.page_bytes), 2) END AS break_even_pct,
-                   CASE WHEN t.strategy = 'lazy' THEN ROUND(100.0 *
+                        THEN round(100.0 * (1 - CAST(t.created_bytes AS DOUBLE PRECISION) / e.page_bytes), 2) END AS break_even_pct,
+                   CASE WHEN t.strategy = 'lazy' THEN round(100.0 *
                        (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'opened')
                        / (SELECT value FROM metric_summary m WHERE m.run_key = t.run_key AND m.strategy = t.strategy AND m.name = 'panels'), 2) END AS realized_pct
             FROM totals t

@@ -6,11 +6,60 @@ import ProfilerSupport
 /// reports, `check`, `trend` and baselines all group runs by it, so runs of two kinds
 /// under one name would be compared as if they were alike.
 public enum RunNames {
-    /// Why a scenario file cannot take `name`, or nil: the built-in scenarios' names are theirs.
+    /// The characters a scenario's name may have: ASCII letters, digits, '-', '_' and '.'.
+    /// ASCII only, so a name that looks like another (a Cyrillic 'о' in `lazy-cоntainer`)
+    /// cannot be a different name: outside ASCII, telling look-alikes apart would need
+    /// Unicode's confusables table, and names are typed on command lines and in YAML.
+    public static let allowedCharacters = "ASCII letters, digits, '-', '_' or '.'"
+    public static let maximumLength = 64
+
+    /// Why a scenario that is not the built-in one cannot record under `name`, or nil: the
+    /// one rule for users' programs (`Scenario.resolve`) and scenario files' `name:`.
+    /// Names must be short ASCII words, not reserved words, and neither a built-in
+    /// scenario's name nor one that looks like it (differs only in case, separators, 0/o,
+    /// 1/l or rn/m).
+    public static func problem(_ name: String) -> String? {
+        let shown = String(name.prefix(maximumLength + 1))
+        if name.isEmpty { return "a scenario needs a name (\(allowedCharacters))" }
+        if let bad = name.unicodeScalars.first(where: { !isAllowed($0) }) {
+            let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            return "name '\(shown)' has the character '\(bad.escaped(asASCII: false))' (\(code)), which a scenario's name may not have: "
+                + "use only \(allowedCharacters), so that no name can look like another"
+        }
+        if name.count > maximumLength { return "name '\(shown)…' is longer than \(maximumLength) characters" }
+        return builtInClash(name) ?? reservedClash(name)
+    }
+
+    /// Why `name` is not a user's to take because it is (or looks like) a built-in
+    /// scenario's, or nil: runs under it would mix with the built-in's, or be mistaken for them.
     public static func builtInClash(_ name: String) -> String? {
-        guard BuiltInScenarios.all.contains(where: { $0.name == name }) else { return nil }
-        return "name '\(name)' is a built-in scenario's; runs under it would mix with the built-in's runs. "
-            + "Choose another name, or leave `name:` out to record under the kind's own name"
+        guard let builtIn = BuiltInScenarios.all.first(where: { skeleton($0.name) == skeleton(name) }) else { return nil }
+        let what = builtIn.name == name ? "is the built-in scenario's name" : "looks like the built-in scenario '\(builtIn.name)'"
+        return "name '\(name)' \(what); runs under it would mix with the built-in's runs in reports, check and baselines, "
+            + "or be mistaken for them. Choose another name (a scenario file may leave `name:` out to record under its kind's own name)"
+    }
+
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                           || scalar == "-" || scalar == "_" || scalar == ".")
+    }
+
+    /// What a name looks like, for telling look-alikes apart: lowercase, one separator, and
+    /// the ASCII characters that pass for one another in common fonts folded together.
+    static func skeleton(_ name: String) -> String {
+        var text = name.lowercased()
+        for (from, to) in [("_", "-"), (".", "-"), ("0", "o"), ("1", "l"), ("rn", "m")] {
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        return text.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+    }
+
+    /// Throws when `scenario` would record under a name that is not its to take: only a
+    /// built-in scenario records under its own built-in name.
+    public static func requireOwn(_ runName: String, for scenario: any Scenario) throws {
+        let isTheBuiltIn = BuiltInScenarios.all.contains { type(of: $0) == type(of: scenario) && $0.name == runName }
+        guard !isTheBuiltIn, let problem = problem(runName) else { return }
+        throw ScenarioError.invalidOption("\(problem)")
     }
 
     /// Words that pick runs by rule wherever a run or baseline is named (`--run latest`,
@@ -52,5 +101,11 @@ public enum RunNames {
                                                   + "(reports, check and baselines group runs by name): choose another name")
             }
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -108,6 +108,8 @@ extension Scenario {
         guard options.repeats >= 1 else {
             throw ScenarioError.invalidValue("repeats", value: String(options.repeats), expected: "at least 1")
         }
+        // A user's scenario under a built-in's name (or one like it) would mix with its runs.
+        try RunNames.requireOwn(options.runName ?? name, for: self)
         return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
                                runName: options.runName ?? name, declaredSteps: steps, declaredMetrics: metrics)
     }
@@ -118,7 +120,8 @@ extension Scenario {
         parameters["strategies"] = .strings(options.strategies)
         if options.runName != name { parameters["kind"] = .string(name) }
         return RunDescription(scenario: options.runName, baselineStrategy: baselineStrategy, parameters: parameters,
-                              report: report.name, reportViews: [try report.repeatableView()])
+                              report: report.name, reportViews: [try report.repeatableView()],
+                              declaration: try ScenarioDeclaration(self).storedText())
     }
 }
 

@@ -130,11 +130,7 @@ public struct ScenarioFile: Sendable {
 
         func runName(_ node: Node) throws -> String {
             let name = try text(node, "name")
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
-            guard name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
-                throw fail(node, "name '\(BoundedYAML.excerpt(name))' must be at most 64 letters, digits, '-', '_' or '.'")
-            }
-            if let reason = RunNames.builtInClash(name) ?? RunNames.reservedClash(name) { throw fail(node, reason) }
+            if let reason = RunNames.problem(name) { throw fail(node, reason) }
             return name
         }
 

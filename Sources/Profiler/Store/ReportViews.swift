@@ -1,4 +1,5 @@
 import ProfilerSupport
+import ProfilerModel
 
 /// A view kept in step with a declaration, apart from the numbered migrations: created,
 /// or dropped and created again, when its checksum differs from the one stored in
@@ -21,6 +22,20 @@ public struct RepeatableView: Sendable, Equatable {
     }
 }
 
+extension RepeatableView {
+    /// A row of `report_views`: view, report, checksum, query, declaration.
+    init(storedRow row: [SQLValue]) {
+        self.init(view: row[0].string ?? "", report: row[1].string ?? "", query: row[3].string ?? "",
+                  checksum: row[2].string ?? "", declaration: row[4].string ?? "")
+    }
+
+    /// Whether the view's name may go into SQL text on either store: lowercase ASCII
+    /// letters, digits and `_` (what ReportDeclaration.problem allows).
+    public var hasSafeName: Bool {
+        !view.isEmpty && view.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+    }
+}
+
 /// Installs repeatable views in a database opened for writing (never from a reading command).
 public enum ReportViews {
     /// Creates what is missing or changed, all in one immediate transaction; a database
@@ -37,7 +52,7 @@ public enum ReportViews {
     /// caller holds the transaction.
     static func replace(_ view: RepeatableView, in db: SQLiteConnection) throws {
         // The name goes into SQL text: only what a declaration allows (ReportDeclaration.problem).
-        guard !view.view.isEmpty, view.view.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }) else {
+        guard view.hasSafeName else {
             throw SQLiteError(code: 1, message: "a report view cannot be named '\(view.view)': use lowercase letters, digits and _")
         }
         // Qualified: merge calls this with an input attached, which may hold a view of the same name.
@@ -56,10 +71,13 @@ public enum ReportViews {
         try db.rows("""
             SELECT view, report, checksum, query, declaration FROM \(source).report_views
             WHERE view NOT IN (SELECT view FROM main.report_views) ORDER BY view
-            """).map { row in
-            RepeatableView(view: row[0].string ?? "", report: row[1].string ?? "", query: row[3].string ?? "",
-                           checksum: row[2].string ?? "", declaration: row[4].string ?? "")
-        }
+            """).map(RepeatableView.init(storedRow:))
+    }
+
+    /// Every report view a database stores (push takes a user's own reports from here).
+    public static func stored(in db: SQLiteConnection) throws -> [RepeatableView] {
+        try db.rows("SELECT view, report, checksum, query, declaration FROM report_views ORDER BY view")
+            .map(RepeatableView.init(storedRow:))
     }
 
     /// The views whose stored checksum is missing or different.

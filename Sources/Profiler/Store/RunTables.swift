@@ -19,6 +19,8 @@ public enum RunTables {
         ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
                           "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
         ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
+        // The scenario's declaration as the run recorded it (absent for runs recorded before version 9).
+        ("run_declarations", ["declaration"]),
     ]
 
     /// The counts of a `sites` row (record --sites), copied as they are. Sites are not in
