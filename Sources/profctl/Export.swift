@@ -4,11 +4,6 @@ import Profiler
 import ProfilerCLI
 
 struct Export: ParsableCommand, Exemplified {
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case chromeTrace = "chrome-trace"
-        case pprof
-    }
-
     static let examples = [
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
@@ -31,7 +26,7 @@ struct Export: ParsableCommand, Exemplified {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var selection: RunSelection
-    @Option(help: "chrome-trace or pprof.") var format = Format.chromeTrace
+    @Option(help: FormatOption<ExportFormats>.help()) var format = FormatOption<ExportFormats>(.chromeTrace)
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func validate() throws {

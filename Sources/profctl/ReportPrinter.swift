@@ -13,12 +13,11 @@ enum ReportPrinter {
             return (objects.count == 1 ? objects[0] : "{\"reports\": [\n" + objects.joined(separator: ",\n") + "\n]}") + "\n"
         case .csv:
             // One header per report; reports of different kinds have different columns.
-            return reports.map { format.renderer.render($0.table) }.joined(separator: "\r\n")
-        case .table, .markdown, .html:
-            return reports.map { report in
-                let caption = caption(report)
-                let heading = format == .markdown ? "**\(caption)**\n\n" : caption + "\n\n"
-                return heading + format.renderer.render(report.table)
+            return try reports.map { try format.render($0.table) }.joined(separator: "\r\n")
+        default:
+            // A caption and a table per report (HTML pages are drawn by HTMLReport).
+            return try reports.map { report in
+                (format.caption(caption(report)) ?? "") + (try format.render(report.table))
             }.joined(separator: "\n")
         }
     }

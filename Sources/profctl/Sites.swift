@@ -40,7 +40,7 @@ struct Sites: ParsableCommand, Exemplified {
             help: ArgumentHelp("Compare two runs' sites (ids, prefixes or latest).", valueName: "A B"))
     var diff: [String] = []
 
-    @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
+    @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
     func validate() throws {
         if !diff.isEmpty && diff.count != 2 { throw ValidationError("--diff takes two runs, A and B (got \(diff.count))") }
@@ -63,7 +63,7 @@ struct Sites: ParsableCommand, Exemplified {
                 let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
                                                    try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
                 Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-                Console.output(format.renderer.render(SiteDiff.table(differences)))
+                Console.output(try format.format.render(SiteDiff.table(differences)))
                 return
             }
             let run = try SiteQuery.run(runReference, in: db)
@@ -77,7 +77,7 @@ struct Sites: ParsableCommand, Exemplified {
                 Console.output(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
                                                runID: run.runID, table: SiteQuery.table(rows)))
             } else {
-                Console.output(format.renderer.render(SiteQuery.table(rows)))
+                Console.output(try format.format.render(SiteQuery.table(rows)))
             }
         }
     }
