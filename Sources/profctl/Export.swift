@@ -18,8 +18,8 @@ struct Export: ParsableCommand, Exemplified {
             (a sample per step), a slice per step, and an instant event per lifecycle event \
             with its component and bytes. --format pprof writes the sites of runs recorded with \
             --sites as a gzipped profile.proto (go tool pprof, speedscope): sample types \
-            alloc_objects, alloc_space, inuse_objects, inuse_space; run, component, strategy and \
-            kind as labels. Default: the newest run of every scenario (with pprof, those recorded with --sites).
+            alloc_space (the default: bytes allocated), inuse_space, alloc_objects, inuse_objects; \
+            run, component, strategy and kind as labels. Default: the newest run of every scenario (with pprof, those recorded with --sites).
             """
     )
 
