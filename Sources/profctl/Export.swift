@@ -15,7 +15,7 @@ struct Export: ParsableCommand, Exemplified {
         abstract: "Write runs in another tool's format: a Chrome trace (Perfetto UI, chrome://tracing), or a pprof profile of the allocation sites.",
         discussion: """
             One process per run, one track per strategy, a live-bytes counter per strategy \
-            (a sample per step), a slice per step, and an instant event per lifecycle event \
+            (a sample per step), a slice per step of each component, and an instant event per lifecycle event \
             with its component and bytes. --format pprof writes the sites of runs recorded with \
             --sites as a gzipped profile.proto (go tool pprof, speedscope): sample types \
             alloc_space (the default: bytes allocated), inuse_space, alloc_objects, inuse_objects; \
