@@ -28,5 +28,4 @@ public struct DatabaseOptions: ParsableArguments {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
 extension ByteMeasure: ExpressibleByArgument {}

@@ -119,8 +119,9 @@ public struct RecordArguments: ParsableArguments {
         }
     }
 
-    /// Records each plan as one run: the run id on stdout; on stderr a progress bar (on a
-    /// terminal, for runs longer than a second) and a summary line per run.
+    /// Records each plan as one run: the run id on stdout; on stderr, on a terminal, the
+    /// scenario's progress lines and a progress bar (for runs longer than a second), and
+    /// everywhere a summary line per run.
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
     /// (the message points at the plans' command-line names or files).
     public func record(_ plans: [RecordPlan]) throws {
@@ -138,9 +139,11 @@ public struct RecordArguments: ParsableArguments {
             let summary: RunSummary
             do {
                 // Resolved once, by plans; the runner takes the result as it is.
+                // On a terminal: the bar, and the scenario's own lines above it.
+                let display = showProgress ? TerminalProgress(prefix: position) : nil
                 summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
-                                                    environment: environment,
-                                                    display: showProgress ? TerminalProgress(prefix: position) : nil)
+                                                    environment: environment, display: display,
+                                                    progress: { display?.line($0) })
             } catch {
                 if sites { _ = SiteCapture.shared.stop() }
                 throw error

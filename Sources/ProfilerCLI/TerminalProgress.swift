@@ -5,7 +5,8 @@ import Profiler
 /// than a second (shorter runs show only their summary line). Only for a terminal: the
 /// caller decides that.
 final class TerminalProgress: ProgressDisplay, @unchecked Sendable {
-    // Touched only by the progress thread.
+    // The progress thread draws the bar, the recording thread writes the scenario's lines.
+    private let lock = NSLock()
     private var drawn = false
     private let prefix: String
     private let delay: Double
@@ -21,13 +22,27 @@ final class TerminalProgress: ProgressDisplay, @unchecked Sendable {
         guard snapshot.elapsedSeconds >= delay else { return }
         let line = prefix + ProgressBar.render(snapshot, width: Self.terminalWidth() - 1 - prefix.count)
         // Carriage return, the line, then erase whatever a longer earlier line left.
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
-        drawn = true
+        lock.withLock {
+            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+            drawn = true
+        }
+    }
+
+    /// A line of the scenario's own (`ScenarioContext.progress`: "lazy-container: Label
+    /// eager: 1000 instances" after each pass), above the bar: the bar is taken away and
+    /// drawn again at the next update.
+    func line(_ text: String) {
+        lock.withLock {
+            FileHandle.standardError.write(Data(((drawn ? "\r\u{1B}[K" : "") + prefix + text + "\n").utf8))
+            drawn = false
+        }
     }
 
     func clear() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
+        lock.withLock {
+            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            drawn = false
+        }
     }
 
     /// The terminal's width; where it does not say (a pseudo-terminal without a size),

@@ -52,12 +52,12 @@ struct Baseline: ParsableCommand, Exemplified {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var store: StoreOptions
-        @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
+        @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
         func run() throws {
             try reportingStoreErrors {
                 let db = try store.open(database)
-                Console.output(format.renderer.render(try Baselines.list(db)))
+                Console.output(try format.format.render(try Baselines.list(db)))
             }
         }
     }

@@ -3,7 +3,6 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-extension CheckFormat: ExpressibleByArgument {}
 
 struct Check: ParsableCommand, Exemplified {
     static let examples = [
@@ -83,8 +82,8 @@ struct Check: ParsableCommand, Exemplified {
     @Flag(help: "Check for leaks and growth (docs/leaks.md) instead of comparing with a baseline.")
     var leaks = false
 
-    @Option(help: "table, markdown, junit, github or json.")
-    var format = CheckFormat.table
+    @Option(help: FormatOption<CheckFormats>.help())
+    var format = FormatOption<CheckFormats>(.table)
 
     /// --tolerance read once, by validate(): what request() uses.
     var tolerances: Tolerances?
@@ -202,7 +201,7 @@ struct Check: ParsableCommand, Exemplified {
                     unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
                 }
             }
-            Console.output(CheckOutput.render(results, unchecked: unchecked, format: format, advice: FlagAdvice.check))
+            Console.output(try CheckOutput.render(results, unchecked: unchecked, format: format.format, advice: FlagAdvice.check))
             for u in unchecked {
                 Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline && !results.isEmpty ? "; the other scenarios were" : ""))
             }
@@ -276,7 +275,7 @@ struct Check: ParsableCommand, Exemplified {
                                                        fails: true))
                 }
             }
-            Console.output(LeakOutput.render(results, unchecked: unchecked, format: format))
+            Console.output(try LeakOutput.render(results, unchecked: unchecked, format: format.format))
             for u in unchecked { Console.message("profctl: not checked, \(u.note)") }
             for result in results where result.nothingJudged {
                 Console.message("profctl: \(result.run.scenario) run \(result.run.runID.prefix(8)) has no events: nothing judged, which fails as missing")

@@ -26,7 +26,7 @@ struct Compare: ParsableCommand, Exemplified {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The earlier run (the baseline).") var first: String
     @Argument(help: "The later run.") var second: String
-    @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
+    @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
     func run() throws {
         try reportingStoreErrors {
@@ -36,14 +36,10 @@ struct Compare: ParsableCommand, Exemplified {
             let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
             noteIncomplete(earlier + [later])
             let heading = Self.heading(earlier: earlier, later: later)
-            switch format {
-            case .table: Console.output(heading + "\n\n")
-            case .markdown: Console.output(heading.split(separator: "\n").map { "**\($0)**  " }.joined(separator: "\n") + "\n\n")
-            case .csv, .json, .html: Console.message(heading)
-            }
+            if let caption = format.format.caption(heading) { Console.output(caption) } else { Console.message(heading) }
             let differences = BaselineResolver.environmentDifferences(later, earlier)
             if !differences.isEmpty { Console.message("note: the runs differ in environment: " + differences.joined(separator: "; ")) }
-            Console.output(format.renderer.render(CheckOutput.table(verdicts)))
+            Console.output(try format.format.render(CheckOutput.table(verdicts)))
         }
     }
 

@@ -4,11 +4,6 @@ import Profiler
 import ProfilerCLI
 
 struct Export: ParsableCommand, Exemplified {
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case chromeTrace = "chrome-trace"
-        case pprof
-    }
-
     static let examples = [
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
@@ -20,18 +15,18 @@ struct Export: ParsableCommand, Exemplified {
         abstract: "Write runs in another tool's format: a Chrome trace (Perfetto UI, chrome://tracing), or a pprof profile of the allocation sites.",
         discussion: """
             One process per run, one track per strategy, a live-bytes counter per strategy \
-            (a sample per step), a slice per step, and an instant event per lifecycle event \
+            (a sample per step), a slice per step of each component, and an instant event per lifecycle event \
             with its component and bytes. --format pprof writes the sites of runs recorded with \
             --sites as a gzipped profile.proto (go tool pprof, speedscope): sample types \
-            alloc_objects, alloc_space, inuse_objects, inuse_space; run, component, strategy and \
-            kind as labels. Default: the newest run of every scenario (with pprof, those recorded with --sites).
+            alloc_space (the default: bytes allocated), inuse_space, alloc_objects, inuse_objects; \
+            run, component, strategy and kind as labels. Default: the newest run of every scenario (with pprof, those recorded with --sites).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var selection: RunSelection
-    @Option(help: "chrome-trace or pprof.") var format = Format.chromeTrace
+    @Option(help: FormatOption<ExportFormats>.help()) var format = FormatOption<ExportFormats>(.chromeTrace)
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.") var output: String?
 
     func validate() throws {

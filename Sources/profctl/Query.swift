@@ -29,8 +29,8 @@ struct Query: ParsableCommand, Exemplified {
     @Argument(help: "One SQL statement.")
     var sql: String
 
-    @Option(help: "table, markdown, csv, json or html.")
-    var format = OutputFormat.table
+    @Option(help: TableFormat.help())
+    var format = TableFormat(.table)
 
     @Option(parsing: .unconditional, help: "Stop the statement after this many seconds (more than 0).")
     var timeout = 10.0
@@ -56,7 +56,7 @@ struct Query: ParsableCommand, Exemplified {
                     try ReadOnlyQuery.run(sql, on: db, limits: limits)
                 }
             }
-            Console.output(format.renderer.render(result.table))
+            Console.output(try format.format.render(result.table))
             if result.truncated {
                 Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")
             }

@@ -31,8 +31,8 @@ struct Report: ParsableCommand, Exemplified {
 
     @OptionGroup var selection: RunSelection
 
-    @Option(help: "table, markdown, csv, json or html (tables and charts in one self-contained page).")
-    var format = OutputFormat.table
+    @Option(help: TableFormat.help("tables and charts in one self-contained page"))
+    var format = TableFormat(.table)
 
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.")
     var output: String?
@@ -70,7 +70,7 @@ struct Report: ParsableCommand, Exemplified {
                 }
                 text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))
             } else {
-                text = try ReportPrinter.render(reports, format: format)
+                text = try ReportPrinter.render(reports, format: format.format)
             }
             if let output {
                 try OutputPath.write(Data(text.utf8), to: output)

@@ -4,7 +4,8 @@ import ProfilerCLI
 
 /// Puts run reports into the chosen format. JSON: one report is
 /// {"run": {...}, "report": kind, "bytes": measure, "rows": [...]}; several are
-/// {"reports": [...]}. Text formats: a caption and a table per report.
+/// {"reports": [...]}. CSV: one table; for several runs with `scenario` and `run_id`
+/// first (one file a CSV reader loads in one call). Text formats: a caption and a table per report.
 enum ReportPrinter {
     static func render(_ reports: [RunReport], format: OutputFormat) throws -> String {
         switch format {
@@ -12,15 +13,31 @@ enum ReportPrinter {
             let objects = try reports.map(json)
             return (objects.count == 1 ? objects[0] : "{\"reports\": [\n" + objects.joined(separator: ",\n") + "\n]}") + "\n"
         case .csv:
-            // One header per report; reports of different kinds have different columns.
-            return reports.map { format.renderer.render($0.table) }.joined(separator: "\r\n")
-        case .table, .markdown, .html:
-            return reports.map { report in
-                let caption = caption(report)
-                let heading = format == .markdown ? "**\(caption)**\n\n" : caption + "\n\n"
-                return heading + format.renderer.render(report.table)
+            return try format.render(reports.count == 1 ? reports[0].table : combined(reports))
+        default:
+            // A caption and a table per report (HTML pages are drawn by HTMLReport).
+            return try reports.map { report in
+                (format.caption(caption(report)) ?? "") + (try format.render(report.table))
             }.joined(separator: "\n")
         }
+    }
+
+    /// Several reports as one table: `scenario`, `run_id`, then every report's columns in
+    /// the order they first appear; a column a report does not have is empty (NULL) in its rows.
+    static func combined(_ reports: [RunReport]) -> ResultTable {
+        let keys = ["scenario", "run_id"]
+        var columns: [String] = []
+        for report in reports {
+            for column in report.table.columns where !keys.contains(column) && !columns.contains(column) { columns.append(column) }
+        }
+        let rows = reports.flatMap { report in
+            let index = Dictionary(report.table.columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return report.table.rows.map { row in
+                [.text(report.run.scenario), .text(report.run.runID)]
+                    + columns.map { column in index[column].flatMap { $0 < row.count ? row[$0] : nil } ?? .null }
+            }
+        }
+        return ResultTable(columns: keys + columns, rows: rows)
     }
 
     static func caption(_ report: RunReport) -> String {

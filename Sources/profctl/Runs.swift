@@ -22,8 +22,8 @@ struct Runs: ParsableCommand, Exemplified {
     @Option(parsing: .unconditional, help: "At most this many runs (1 or more).")
     var limit = 20
 
-    @Option(help: "table, markdown, csv, json or html.")
-    var format = OutputFormat.table
+    @Option(help: TableFormat.help())
+    var format = TableFormat(.table)
 
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
@@ -39,7 +39,7 @@ struct Runs: ParsableCommand, Exemplified {
                     [.text(r.runID), .text(r.scenario), .text(r.status), .text(r.startedAt),
                      .text(r.buildConfiguration), SQLValue(r.gitCommit.map { String($0.prefix(12)) }), .text(r.parameters)]
                 })
-            Console.output(format.renderer.render(table))
+            Console.output(try format.format.render(table))
         }
     }
 }

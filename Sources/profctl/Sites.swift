@@ -48,7 +48,7 @@ struct Sites: ParsableCommand, Exemplified {
 
     @OptionGroup var mismatch: MismatchAllowance
 
-    @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
+    @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.")
     var output: String?
@@ -86,7 +86,7 @@ struct Sites: ParsableCommand, Exemplified {
                                                    try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
                 for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
                 Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-                return try emit(format.renderer.render(SiteDiff.table(differences)))
+                return try emit(format.format.render(SiteDiff.table(differences)))
             }
             let run = try SiteQuery.run(runReference, scenario: scenario, in: db)
             noteIncomplete([run])
@@ -99,7 +99,7 @@ struct Sites: ParsableCommand, Exemplified {
                 try emit(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
                                          runID: run.runID, table: SiteQuery.table(rows)))
             } else {
-                try emit(format.renderer.render(SiteQuery.table(rows)))
+                try emit(format.format.render(SiteQuery.table(rows)))
             }
         }
     }

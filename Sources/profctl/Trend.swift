@@ -39,7 +39,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
     @Option(help: "The component (for per-component reports).") var component: String?
     @Option(help: "The strategy.") var strategy: String?
     @Option(parsing: .unconditional, help: "How many runs, newest last (1 or more).") var limit = 20
-    @Option(help: "table, markdown, csv, json or html.") var format = OutputFormat.table
+    @Option(help: TableFormat.help()) var format = TableFormat(.table)
     @Flag(help: "List only the change points, of every series (and every metric without --metric).") var changes = false
     @Option(name: .customLong("min-segment"), parsing: .unconditional,
             help: "Latency change points: the fewest runs on each side (2 or more).")
@@ -99,12 +99,12 @@ struct TrendCommand: ParsableCommand, Exemplified {
             }
             let found = series.map { Trend.changes(in: $0, parameters: parameters) }
             if changes {
-                Console.output(format.renderer.render(TrendTables.changes(found.flatMap { $0 }, runs: runs)))
+                Console.output(try format.format.render(TrendTables.changes(found.flatMap { $0 }, runs: runs)))
                 let count = found.reduce(0) { $0 + $1.count }
                 Console.message("\(count) level shift\(count == 1 ? "" : "s") in \(series.count) series over \(runs.count) runs")
                 return
             }
-            Console.output(format.renderer.render(TrendTables.points(series, changes: found)))
+            Console.output(try format.format.render(TrendTables.points(series, changes: found)))
             if series.count > 1 {
                 Console.message("\(series.count) series of \(metric ?? ""): " + series.map(\.label).joined(separator: ", ")
                                 + " (--component and --strategy pick one)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Profiler
 @testable import ProfilerCatalog
@@ -25,13 +26,51 @@ struct ProgressBarTests {
         #expect(!line.contains("\n") && !line.contains("\r"))
     }
 
-    @Test("never wider than asked: the bar shrinks to 10, then the line is cut at the right")
+    @Test("never wider than asked: the bar shrinks to 10, then whole parts are left out")
     func fitsTheWidth() {
         for width in [200, 120, 100, 80, 60, 20] {
             #expect(ProgressBar.render(snapshot, width: width).count <= width, "width \(width)")
         }
         #expect(ProgressBar.render(snapshot, width: 115).contains("[########------------]"), "a 20-character bar, 41 % filled")
-        #expect(ProgressBar.render(snapshot, width: 79) == "lazy-container [####------] 41% Label lazy-realized 123,000/300,000 instances, ")
+        // 80 columns (79 for the line): whole parts are left out, never half a number.
+        #expect(ProgressBar.render(snapshot, width: 79) == "lazy-container [###########----------------] 41% Label lazy-realized, 0:03 left")
+        #expect(ProgressBar.render(snapshot, width: 73) == "lazy-container [########-------------] 41% Label lazy-realized, 0:03 left")
+    }
+
+    @Test("at every width from 20 to 200 the line ends with a whole part")
+    func wholeParts() {
+        var finishing = snapshot
+        finishing.finishing = true
+        for s in [snapshot, finishing] {
+            for width in 20...200 {
+                let line = ProgressBar.render(s, width: width)
+                #expect(line.count <= width)
+                // Room for the scenario, a 10-character bar and the share: only whole parts.
+                if width >= "lazy-container [] 100%".count + 10 {
+                    #expect(["left", "%", "rollups"].contains { line.hasSuffix($0) }, "width \(width): \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("docs/cli.md's 80-column line is what is drawn")
+    func documentedLine() throws {
+        let docs = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let s = ProgressSnapshot(scenario: "lazy-container", component: "Label", strategy: "lazy-realized",
+                                 instancesDone: 93_000, instancesTotal: 300_000, events: 2_560_800, elapsedSeconds: 4)
+        #expect(docs.contains("at 80 columns `\(ProgressBar.render(s, width: 79))`"), "\(ProgressBar.render(s, width: 79))")
+        #expect(docs.contains("(`\(ProgressBar.render(s, width: 200))`)"), "\(ProgressBar.render(s, width: 200))")
+    }
+
+    @Test("99 % says why: every instance built, then the recorder writing the rest")
+    func ninetyNineSaysWhy() {
+        var s = snapshot
+        s.instancesDone = s.instancesTotal
+        #expect(ProgressBar.render(s, width: 200).hasSuffix("99% Label lazy-realized 300,000/300,000 instances, 820.0k events/s, all instances built, finishing the last steps"))
+        s.finishing = true
+        #expect(ProgressBar.render(s, width: 200).hasSuffix("writing the last events and the rollups"))
+        #expect(!ProgressBar.render(s, width: 200).contains("left"))
     }
 
     @Test("no estimate before anything is built; never 100 % before the end; clock and rates read well")

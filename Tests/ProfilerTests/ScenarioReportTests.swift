@@ -118,17 +118,18 @@ struct ScenarioReportTests {
         #expect(double(lazy, "break_even_pct") > double(lazy, "realized_pct"))
     }
 
-    @Test("every step leaves a live-bytes sample per strategy; lazy-container ends with nothing alive")
+    @Test("every step leaves a live-bytes sample per component and strategy; lazy-container ends with nothing alive")
     func timeline() throws {
         let (temp, _) = try record(LazyContainerScenario(), ["instances": .int(5)])
         let db = try ProfileStore.openForReading(path: temp.path)
         let rows = try db.rows("SELECT strategy, step, live_requested_bytes FROM timeline ORDER BY strategy, step_index")
-        #expect(rows.count == 6)
+        #expect(rows.count == 3 * 3 * 2)
         for row in rows where row[1] == .text("release") { #expect(row[2] == .integer(0)) }
-        // A step name used once per component keeps the last sample: ImageView's 5 containers
-        // (Label's and Button's were released in their own release steps).
-        let lazyBuilt = try db.scalar("SELECT live_requested_bytes FROM timeline WHERE strategy = 'lazy' AND step = 'build'")
-        #expect(lazyBuilt == .integer(5 * 48))
+        // A step name used once per component keeps a sample each time: each component's 5
+        // containers (the component before was released in its own release step).
+        let lazyBuilt = try db.rows("SELECT component, live_requested_bytes FROM timeline WHERE strategy = 'lazy' AND step = 'build' ORDER BY elapsed_ns")
+        let expected: [[SQLValue]] = ["Label", "Button", "ImageView"].map { [.text($0), .integer(5 * 48)] }
+        #expect(lazyBuilt == expected)
         let stepsOfEvents = try db.rows("SELECT DISTINCT step FROM event_log ORDER BY step").map { $0[0] }
         #expect(stepsOfEvents == [.text("build"), .text("release")])
     }

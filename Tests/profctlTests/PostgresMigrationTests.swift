@@ -13,12 +13,17 @@ struct PostgresMigrationTests {
     static let sharedTables: [(String, [String])] = [
         ("runs", ["run_key"] + RunTables.runColumns),
         ("subjects", ["subject_id", "component", "strategy"]),
-    ] + RunTables.perRun.filter { !laterTables.contains($0.table) }.map { ($0.table, ["run_key"] + $0.columns) } + [
+    ] + RunTables.perRun.filter { !laterTables.contains($0.table) }.map { table in
+        (table.table, ["run_key"] + table.columns.filter { !(addedLater[table.table] ?? []).contains($0) })
+    } + [
         ("baselines", ["name", "scenario", "run_id", "created_at"]),
     ]
 
     /// Per-run tables a later version added: a version 1 store has none, and its runs keep none.
     static let laterTables: Set<String> = ["run_declarations"]
+
+    /// Columns of those tables that later versions added (samples' point and component: version 5).
+    static let addedLater: [String: Set<String>] = ["samples": ["point", "component"]]
 
     /// Version 1's events columns, as the version 2 store's event_rows view spells them.
     static let oldEventColumns = ["run_key", "seq", "repeat", "subject_id", "instance", "kind_id", "allocations", "frees",
@@ -27,7 +32,14 @@ struct PostgresMigrationTests {
     /// Copies every row of `from` (at the newest version) into `to` (at version 1), keys
     /// and all, events into version 1's layout: a store as a version 1 push left it.
     static func copy(from: PostgresConnection, to: PostgresConnection) throws {
-        let sources = sharedTables.map { ($0.0, $0.1, "SELECT \($0.1.joined(separator: ", ")) FROM \($0.0)") }
+        // Samples as version 1 kept them: one per (run, repeat, strategy, step), the last taken.
+        func select(_ table: String, _ columns: [String]) -> String {
+            table == "samples"
+                ? "SELECT DISTINCT ON (run_key, repeat, strategy, step) \(columns.joined(separator: ", ")) FROM samples "
+                    + "ORDER BY run_key, repeat, strategy, step, point DESC"
+                : "SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+        }
+        let sources = sharedTables.map { ($0.0, $0.1, select($0.0, $0.1)) }
             + [("events", oldEventColumns, "SELECT \(oldEventColumns.joined(separator: ", ")) FROM event_rows ORDER BY run_key, seq")]
         for (table, columns, select) in sources {
             let rows = try from.query(select).rows

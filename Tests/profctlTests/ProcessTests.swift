@@ -236,4 +236,30 @@ struct ProgressTests {
                                            environment: now, in: folder.url)
         #expect(!quiet.stdout.contains("identity [") && !quiet.stdout.contains("recorded"))
     }
+
+    @Test("on an 80-column terminal: the pass lines the README tour shows, a bar of whole parts, and 99 % says why")
+    func eightyColumns() throws {
+        let folder = try TemporaryFolder()
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(FileManager.default.isExecutableFile(atPath: script.path))
+        let terminal = try ProfctlProcess.run(executable: script,
+                                              ["-qec", "\(ProfctlProcess.binary.path) record lazy-container --instances 5000", "/dev/null"],
+                                              environment: ["PROFCTL_PROGRESS_AFTER": "0", "COLUMNS": "80"], in: folder.url)
+        #expect(terminal.status == 0)
+        // The README tour's lines, one per pass, each on a line of its own (script ends lines with \r\n).
+        let lines = terminal.stdout.components(separatedBy: "\r\n").map { $0.components(separatedBy: "\r").last ?? $0 }
+        for component in ["Label", "Button", "ImageView"] {
+            for strategy in ["eager", "lazy", "lazy-realized"] {
+                #expect(lines.contains { $0.hasSuffix("lazy-container: \(component) \(strategy): 5000 instances") }, "\(component) \(strategy)")
+            }
+        }
+        // Every drawing of the bar fits 79 columns and ends with a whole part.
+        let bars = terminal.stdout.components(separatedBy: "\r").filter { $0.hasPrefix("lazy-container [") }
+            .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "").components(separatedBy: "\n")[0] }
+        #expect(!bars.isEmpty)
+        for bar in bars {
+            #expect(bar.count <= 79, "\(bar)")
+            #expect(["left", "estimating", "steps", "rollups"].contains { bar.hasSuffix($0) }, "\(bar)")
+        }
+    }
 }

@@ -192,6 +192,49 @@ struct SitesProcessTests {
         #expect(refused.status != 0)
     }
 
+    @Test("every documented go tool pprof command prints what docs/cli.md says: allocated bytes by default, in-use as the second type")
+    func pprofDocumentedCommands() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        let export = try ProfctlProcess.run(["export", "--run", "latest", "--format", "pprof", "-o", "sites.pb.gz"], in: folder.url)
+        try #require(export.status == 0, "\(export.stderr)")
+        let go = try #require(["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                              "go is not installed: run scripts/ensure-deps (it installs Debian's golang-go)")
+        func pprof(_ arguments: [String]) throws -> String {
+            let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: go), ["tool", "pprof"] + arguments + ["sites.pb.gz"],
+                                                environment: ["HOME": folder.url.path, "GOCACHE": folder.url.appendingPathComponent("gocache").path],
+                                                in: folder.url)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        /// The figure after "accounting for" in pprof's summary line.
+        func accounted(_ text: String) -> String? {
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("Showing nodes accounting for") }),
+                  let range = line.range(of: "accounting for ") else { return nil }
+            return line[range.upperBound...].split(separator: ",").first.map(String.init)
+        }
+        // The Export help's example and docs/cli.md's first: every allocating function, by bytes allocated.
+        let all = try pprof(["-top"])
+        #expect(all.contains("Type: alloc_space"), "\(all.prefix(300))")
+        #expect(all.contains("ProfilerCatalog.Label."))
+        // Label alone: not "0 of ...": exactly the bytes profctl sites lists for Label.
+        let label = try pprof(["-top", "-tagfocus=component=Label"])
+        #expect(label.contains("Type: alloc_space"))
+        #expect(accounted(label).map { $0 != "0" } == true, "\(label.prefix(300))")
+        let sites = try ProfctlProcess.run(["sites", "--component", "Label", "--format", "csv"], in: folder.url).stdout
+        let rows = sites.split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
+        let column = try #require(rows.first?.firstIndex(of: "requested_bytes"))
+        // The site column may hold quoted commas: count requested_bytes from the right.
+        let fromRight = (rows.first?.count ?? 0) - column
+        let requested = rows.dropFirst().compactMap { Int($0[$0.count - fromRight]) }.reduce(0, +)
+        #expect(requested > 0)
+        #expect(accounted(try pprof(["-top", "-unit=B", "-tagfocus=component=Label"])) == "\(requested)B")
+        // The second type: what was left, nothing for a round trip that frees all it built.
+        let left = try pprof(["-top", "-sample_index=inuse_space", "-tagfocus=component=Label"])
+        #expect(left.contains("Type: inuse_space"))
+        #expect(accounted(left) == "0", "\(left.prefix(300))")
+    }
+
     /// Two --sites runs of lazy-container; the second made to regress: Label/eager's
     /// biggest site grows by 100 B per instance (and the report with it), one site
     /// vanishes and a new one appears, as a code change would do.

@@ -2,23 +2,28 @@ import Foundation
 import ProfilerModel
 import ProfilerOutputs
 
-/// How check results are printed.
-public enum CheckFormat: String, Sendable, CaseIterable {
-    case table, markdown, junit, github, json
+/// The formats check results print in (`check --leaks` too).
+public enum CheckFormats: FormatMenu {
+    public static let formats: [OutputFormat] = [.table, .markdown, .junit, .github, .json]
 }
 
 /// Formats check results. Only formats: every figure comes from the verdicts.
 public enum CheckOutput {
     /// The checked runs, then the scenarios that could not be checked, then (in every
     /// format) the overall outcome the exit code follows.
-    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat,
-                              advice: CheckAdvice = .library) -> String {
+    /// Throws for a format `CheckFormats` does not offer.
+    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat,
+                              advice: CheckAdvice = .library) throws -> String {
         switch format {
-        case .table: text(results, unchecked, renderer: TableRenderer(), advice: advice, heading: { $0 + "\n\n" })
-        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), advice: advice, heading: { "**" + $0 + "**\n\n" })
-        case .junit: junit(results, unchecked)
-        case .github: github(results, unchecked)
-        case .json: json(results, unchecked)
+        case .junit: return junit(results, unchecked)
+        case .github: return github(results, unchecked)
+        case .json: return json(results, unchecked)
+        default:
+            // Text formats: a caption and a table per run.
+            guard CheckFormats.formats.contains(format), format.caption("") != nil else {
+                throw FormatNotOffered(format: format, offered: CheckFormats.formats)
+            }
+            return try text(results, unchecked, format: format, advice: advice)
         }
     }
 
@@ -54,9 +59,9 @@ public enum CheckOutput {
                     })
     }
 
-    static func text(_ results: [CheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer, advice: CheckAdvice,
-                     heading: (String) -> String) -> String {
-        var sections = results.map { result in
+    static func text(_ results: [CheckResult], _ unchecked: [UncheckedScenario], format: OutputFormat, advice: CheckAdvice) throws -> String {
+        let heading = { format.caption($0) ?? "" }
+        var sections = try results.map { result in
             let counts = Dictionary(grouping: result.verdicts, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
             let summary = "\(result.verdicts.count) metrics: " + (counts.isEmpty ? "none gated" : counts.joined(separator: ", "))
             let notable = result.notable
@@ -66,10 +71,10 @@ public enum CheckOutput {
             if result.verdicts.contains(where: { $0.status == .missing && $0.fails }) {
                 undecided += "missing metrics fail the check: record what the baseline or budget has, or \(advice.allowMissing)\n"
             }
-            return heading(title(result)) + (notable.isEmpty ? "" : renderer.render(table(notable)) + "\n") + summary + "\n" + undecided
+            return heading(title(result)) + (notable.isEmpty ? "" : try format.render(table(notable)) + "\n") + summary + "\n" + undecided
         }
         if !unchecked.isEmpty {
-            sections.append(heading("not checked") + renderer.render(uncheckedTable(unchecked)))
+            sections.append(heading("not checked") + (try format.render(uncheckedTable(unchecked))))
         }
         sections.append(heading(overallLine(results, unchecked)))
         return sections.joined(separator: "\n")

@@ -6,13 +6,18 @@ import ProfilerOutputs
 /// and strategy. Only formats: every figure comes from the verdicts.
 public enum LeakOutput {
     /// `unchecked`: scenarios a leak budget names that have no run to check (they fail as missing).
-    public static func render(_ results: [LeakCheckResult], unchecked: [UncheckedScenario] = [], format: CheckFormat) -> String {
+    /// Throws for a format `CheckFormats` does not offer.
+    public static func render(_ results: [LeakCheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat) throws -> String {
         switch format {
-        case .table: text(results, unchecked, renderer: TableRenderer(), heading: { $0 + "\n\n" })
-        case .markdown: text(results, unchecked, renderer: MarkdownRenderer(), heading: { "**" + $0 + "**\n\n" })
-        case .junit: junit(results, unchecked)
-        case .github: github(results, unchecked)
-        case .json: json(results, unchecked)
+        case .junit: return junit(results, unchecked)
+        case .github: return github(results, unchecked)
+        case .json: return json(results, unchecked)
+        default:
+            // Text formats: a caption and a table per run.
+            guard CheckFormats.formats.contains(format), format.caption("") != nil else {
+                throw FormatNotOffered(format: format, offered: CheckFormats.formats)
+            }
+            return try text(results, unchecked, format: format)
         }
     }
 
@@ -47,10 +52,10 @@ public enum LeakOutput {
                     })
     }
 
-    static func text(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario], renderer: any Renderer,
-                     heading: (String) -> String) -> String {
-        var sections = results.map { result in
-            var section = heading(title(result)) + renderer.render(table(result.verdicts)) + "\n"
+    static func text(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario], format: OutputFormat) throws -> String {
+        let heading = { format.caption($0) ?? "" }
+        var sections = try results.map { result in
+            var section = heading(title(result)) + (try format.render(table(result.verdicts))) + "\n"
             section += sitesText(result.verdicts)
             for note in result.notes + [result.growthNotJudged].compactMap({ $0 }) { section += "note: \(note)\n" }
             return section

@@ -42,7 +42,7 @@ struct ComponentMeasurement<Component, Parent: AnyObject> {
     private func eager(_ count: Int, _ parent: Parent, _ probe: Probe, _ context: ScenarioContext) throws {
         var instances: [Component] = []
         instances.reserveCapacity(count)
-        try context.step("build", strategy: probe.strategy) {
+        try context.step("build", strategy: probe.strategy, component: probe.component) {
             for i in 0..<count {
                 instances.append(try probe.instance(i).measure(.create) {
                     let instance = make()
@@ -51,7 +51,7 @@ struct ComponentMeasurement<Component, Parent: AnyObject> {
                 })
             }
         }
-        try context.step("release", strategy: probe.strategy) {
+        try context.step("release", strategy: probe.strategy, component: probe.component) {
             for i in (0..<count).reversed() {
                 try probe.instance(i).measure(.release) { detach(instances.removeLast()) }
             }
@@ -66,14 +66,14 @@ struct ComponentMeasurement<Component, Parent: AnyObject> {
                                         detach: @escaping (Held) -> Void) throws {
         var containers: [LazyContainer<Held, Parent>] = []
         containers.reserveCapacity(count)
-        try context.step("build", strategy: probe.strategy) {
+        try context.step("build", strategy: probe.strategy, component: probe.component) {
             for i in 0..<count {
                 let container = try LazyContainer<Held, Parent>.make(probe: probe.instance(i), make)
                 if realized { try container.ensure(in: parent, probe: probe.instance(i), add: attach) }
                 containers.append(container)
             }
         }
-        try context.step("release", strategy: probe.strategy) {
+        try context.step("release", strategy: probe.strategy, component: probe.component) {
             for i in (0..<count).reversed() {
                 if let container = containers.last, container.isRealized {
                     try container.remove(probe: probe.instance(i), detach: detach)
@@ -88,7 +88,7 @@ struct ComponentMeasurement<Component, Parent: AnyObject> {
         var cache = [Component?](repeating: nil, count: configurations)
         var instances: [Component] = []
         instances.reserveCapacity(count)
-        try context.step("build", strategy: probe.strategy) {
+        try context.step("build", strategy: probe.strategy, component: probe.component) {
             for i in 0..<count {
                 instances.append(try probe.instance(i).measure(.create) {
                     if let shared = cache[i % configurations] { return shared }
@@ -98,7 +98,7 @@ struct ComponentMeasurement<Component, Parent: AnyObject> {
                 })
             }
         }
-        try context.step("release", strategy: probe.strategy) {
+        try context.step("release", strategy: probe.strategy, component: probe.component) {
             // In reverse, the first instance of a configuration is its last user: it
             // empties the cache's slot, which frees the shared component.
             for i in (0..<count).reversed() {

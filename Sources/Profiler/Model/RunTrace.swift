@@ -2,18 +2,21 @@
 /// ChromeTrace (which runs no SQL). Values stay `SQLValue`s where the trace prints a
 /// stored value as it is (NULL as null).
 public struct RunTrace: Sendable, Equatable {
-    /// One sample: live bytes of a strategy after a step, in time order.
+    /// One sample: live bytes of a strategy after a step (of one component), in time order.
     public struct Sample: Sendable, Equatable {
         public let strategy: String
+        /// The step's component; empty when the step is not one component's.
+        public let component: String
         public let step: String
         public let repeatIndex: SQLValue
         public let liveRequestedBytes: SQLValue
         public let liveUsableBytes: SQLValue
         public let elapsedNanoseconds: Int64
 
-        package init(strategy: String, step: String, repeatIndex: SQLValue, liveRequestedBytes: SQLValue,
+        package init(strategy: String, component: String = "", step: String, repeatIndex: SQLValue, liveRequestedBytes: SQLValue,
                      liveUsableBytes: SQLValue, elapsedNanoseconds: Int64) {
             self.strategy = strategy
+            self.component = component
             self.step = step
             self.repeatIndex = repeatIndex
             self.liveRequestedBytes = liveRequestedBytes

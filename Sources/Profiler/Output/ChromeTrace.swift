@@ -3,7 +3,8 @@ import ProfilerModel
 
 /// A run as Chrome trace-event JSON, which Perfetto UI and chrome://tracing open:
 /// one process per run, one track (thread) per strategy, a counter track of live bytes
-/// per strategy (one sample per recorded step), a slice per step, and an instant event
+/// per strategy (one sample per recorded step), a slice per step of each component (named
+/// "Label build"; a step that is not one component's is named alone), and an instant event
 /// per lifecycle event with its component and bytes. Timestamps are microseconds since
 /// the run started.
 public enum ChromeTrace {
@@ -43,10 +44,13 @@ public enum ChromeTrace {
             let thread = tid(strategy)
             let start = previous
             previous = elapsed
-            out.append(object([("name", JSONText.string(sample.step)), ("cat", "\"step\""), ("ph", "\"X\""),
+            let name = sample.component.isEmpty ? sample.step : sample.component + " " + sample.step
+            var args = [("repeat", JSONText.value(sample.repeatIndex))]
+            if !sample.component.isEmpty { args.append(("component", JSONText.string(sample.component))) }
+            out.append(object([("name", JSONText.string(name)), ("cat", "\"step\""), ("ph", "\"X\""),
                                ("pid", "\(pid)"), ("tid", "\(thread)"), ("ts", microseconds(start)),
                                ("dur", microseconds(max(0, elapsed - start))),
-                               ("args", object([("repeat", JSONText.value(sample.repeatIndex))]))]))
+                               ("args", object(args))]))
             out.append(object([("name", JSONText.string("live bytes: \(strategy)")), ("ph", "\"C\""), ("pid", "\(pid)"),
                                ("ts", microseconds(elapsed)),
                                ("args", object([("requested", JSONText.value(sample.liveRequestedBytes)),

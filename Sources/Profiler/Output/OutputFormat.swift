@@ -1,17 +1,75 @@
+import Foundation
 import ProfilerModel
 
-/// How results are printed.
+/// Every format profctl prints or writes, in one place. A kind of result offers some of
+/// them (`FormatMenu`); the command line takes only those, lists them in its help and in
+/// the error for any other name, so a format is added here (a case, and the switches
+/// below that the compiler then points at), in its renderer's file, and in the menus
+/// that offer it.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, markdown, csv, json, html
+    case table, markdown, csv, json, html, junit, github
+    case chromeTrace = "chrome-trace"
+    case pprof
 
-    public var renderer: any Renderer {
+    /// Renders one table. Throws for a format made for another kind of result (check
+    /// verdicts, traces, profiles): the menus never offer those for tables.
+    public func render(_ table: ResultTable) throws -> String {
         switch self {
-        case .table: TableRenderer()
-        case .markdown: MarkdownRenderer()
-        case .csv: CSVRenderer()
-        case .json: JSONRenderer()
-        case .html: HTMLTableRenderer()
+        case .table: TableRenderer().render(table)
+        case .markdown: MarkdownRenderer().render(table)
+        case .csv: CSVRenderer().render(table)
+        case .json: JSONRenderer().render(table)
+        case .html: HTMLTableRenderer().render(table)
+        case .junit, .github, .chromeTrace, .pprof: throw FormatNotOffered(format: self, offered: TableFormats.formats)
         }
+    }
+
+    /// A caption above a table, as this format prints it; nil where text before the table
+    /// would break the document (CSV, JSON, HTML, ...): callers put it on stderr instead.
+    public func caption(_ text: String) -> String? {
+        switch self {
+        case .table: return text + "\n\n"
+        case .markdown:
+            // Bold lines; several lines end with Markdown's hard break (two spaces) each.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count == 1 ? "**\(text)**\n\n" : lines.map { "**\($0)**  " }.joined(separator: "\n") + "\n\n"
+        case .csv, .json, .html, .junit, .github, .chromeTrace, .pprof: return nil
+        }
+    }
+
+    /// The formats as help lists them: "table, markdown, csv, json or html".
+    public static func list(_ formats: [OutputFormat]) -> String {
+        let names = formats.map(\.rawValue)
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+/// A kind of result and the formats it can be printed in, in the order help lists them.
+public protocol FormatMenu: Sendable {
+    static var formats: [OutputFormat] { get }
+}
+
+/// Any result that is a table (`OutputFormat.render`): runs, query results, sites, trends...
+public enum TableFormats: FormatMenu {
+    public static let formats: [OutputFormat] = [.table, .markdown, .csv, .json, .html]
+}
+
+/// Runs written in another tool's format (`profctl export`).
+public enum ExportFormats: FormatMenu {
+    public static let formats: [OutputFormat] = [.chromeTrace, .pprof]
+}
+
+/// A format asked of a result that does not offer it.
+public struct FormatNotOffered: Error, LocalizedError, Sendable {
+    public let format: OutputFormat
+    public let offered: [OutputFormat]
+    package init(format: OutputFormat, offered: [OutputFormat]) {
+        self.format = format
+        self.offered = offered
+    }
+    public var errorDescription: String? {
+        "\(format.rawValue) is not a format of this result: use \(OutputFormat.list(offered))"
     }
 }
 

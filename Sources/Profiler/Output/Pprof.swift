@@ -2,10 +2,12 @@ import Foundation
 import ProfilerModel
 
 /// Writes sites as a gzipped profile.proto (github.com/google/pprof, proto/profile.proto),
-/// which `go tool pprof` and speedscope read: sample types alloc_objects, alloc_space,
-/// inuse_objects, inuse_space (bytes and objects still live when their instance's
-/// measurement ended); one sample per (run, component, strategy, kind, stack) with those
-/// as labels. Hand-written encoder: the few messages below, no generated code.
+/// which `go tool pprof` and speedscope read. Sample types, in this order: alloc_space
+/// (first and the default, so `go tool pprof -top` answers "where were bytes allocated"),
+/// inuse_space (bytes still live when their instance's measurement ended; a release
+/// step's frees count against them, so a round trip nets to 0), alloc_objects,
+/// inuse_objects. One sample per (run, component, strategy, kind, stack) with those as
+/// labels. Hand-written encoder: the few messages below, no generated code.
 public enum Pprof {
     /// The profile of the given runs' sites (SiteQuery.sites reads them).
     public static func export(_ runs: [RunSites]) -> [UInt8] {
@@ -15,12 +17,29 @@ public enum Pprof {
                 let frames = run.stacks[row.stackID]?.frames ?? [.unknown]
                 let c = row.counts
                 profile.sample(frames: frames,
-                               values: [Int64(c.allocations), Int64(c.requestedBytes), Int64(c.allocations - c.frees), Int64(c.liveRequestedBytes)],
+                               values: sampleTypes.map { $0.value(c) },
                                labels: [("run", run.runID), ("component", row.component), ("strategy", row.strategy), ("kind", row.kind)])
             }
         }
-        return Gzip.wrap(profile.encoded())
+        return Gzip.wrap(profile.encoded(types: sampleTypes.map { ($0.name, $0.unit) }, defaultType: sampleTypes[0].name))
     }
+
+    /// A sample type: its name and unit as pprof shows them, and its value from a site's counts.
+    struct SampleType: Sendable {
+        let name: String
+        let unit: String
+        let value: @Sendable (SiteCounts) -> Int64
+    }
+
+    /// The first is the default view. Allocated before in-use: a site's in-use figures of
+    /// a create step and the frees of its release step sum to 0 once everything is
+    /// released, which is right for "what is left" and useless as the first answer.
+    static let sampleTypes: [SampleType] = [
+        SampleType(name: "alloc_space", unit: "bytes") { Int64($0.requestedBytes) },
+        SampleType(name: "inuse_space", unit: "bytes") { Int64($0.liveRequestedBytes) },
+        SampleType(name: "alloc_objects", unit: "count") { Int64($0.allocations) },
+        SampleType(name: "inuse_objects", unit: "count") { Int64($0.allocations - $0.frees) },
+    ]
 }
 
 /// profile.proto's messages, encoded as they are built.
@@ -82,9 +101,9 @@ struct ProfileBuilder {
         sampleMessages.message(2, s)
     }
 
-    mutating func encoded() -> [UInt8] {
+    mutating func encoded(types: [(String, String)], defaultType: String) -> [UInt8] {
         var p = ProtoWriter()
-        for (type, unit) in [("alloc_objects", "count"), ("alloc_space", "bytes"), ("inuse_objects", "count"), ("inuse_space", "bytes")] {
+        for (type, unit) in types {
             var v = ProtoWriter()
             v.int(1, string(type))
             v.int(2, string(unit))
@@ -96,11 +115,11 @@ struct ProfileBuilder {
         var period = ProtoWriter()
         period.int(1, string("space"))
         period.int(2, string("bytes"))
-        let defaultType = string("inuse_space")
+        let defaultIndex = string(defaultType)
         for s in strings { p.bytes(6, Array(s.utf8)) }
         p.message(11, period)
         p.int(12, 1)
-        p.int(14, defaultType)
+        p.int(14, defaultIndex)
         return p.buffer
     }
 }

@@ -5,14 +5,16 @@ import ProfilerStore
 public enum TraceQuery {
     public static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> RunTrace {
         let key = try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(run.runID)]) ?? .null
-        // Steps and live bytes: from the samples, in time order per strategy.
+        // Steps and live bytes: from the samples, in time order per strategy; one per
+        // point, so each component's step is a slice of its own.
+        let component = try TimelineQuery.hasComponent(db, "samples") ? "m.component" : "''"
         let samples = try db.rows("""
-            SELECT m.strategy, st.name, m.repeat, m.live_requested_bytes, m.live_usable_bytes, m.elapsed_ns
+            SELECT m.strategy, \(component), st.name, m.repeat, m.live_requested_bytes, m.live_usable_bytes, m.elapsed_ns
             FROM samples m JOIN steps st ON st.run_key = m.run_key AND st.step = m.step
             WHERE m.run_key = ? ORDER BY m.elapsed_ns
             """, [key]).map { row in
-            RunTrace.Sample(strategy: row[0].string ?? "", step: row[1].string ?? "", repeatIndex: row[2],
-                            liveRequestedBytes: row[3], liveUsableBytes: row[4], elapsedNanoseconds: row[5].int64 ?? 0)
+            RunTrace.Sample(strategy: row[0].string ?? "", component: row[1].string ?? "", step: row[2].string ?? "", repeatIndex: row[3],
+                            liveRequestedBytes: row[4], liveUsableBytes: row[5], elapsedNanoseconds: row[6].int64 ?? 0)
         }
         // Every lifecycle event, at the moment its measured work started.
         let events = try db.rows("""

@@ -64,8 +64,9 @@ public protocol EventSink: AnyObject, Sendable {
     func record(_ event: Event) throws
     /// Events recorded from now on belong to the named step.
     func enterStep(_ name: String) throws
-    /// Records the live bytes of a strategy's events so far in this repeat.
-    func sample(strategy: String, repeatIndex: Int) throws
+    /// Records the live bytes of a strategy's events so far in this repeat, after a step
+    /// of `component` (empty when the step is not one component's): a point of its own.
+    func sample(strategy: String, component: String, repeatIndex: Int) throws
     /// Records a number observed in the current step (added to any earlier value).
     func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws
     /// Adds the temporaries and size classes of the calling thread's region `scopeID`,
@@ -75,7 +76,7 @@ public protocol EventSink: AnyObject, Sendable {
 
 extension EventSink {
     public func enterStep(_ name: String) throws {}
-    public func sample(strategy: String, repeatIndex: Int) throws {}
+    public func sample(strategy: String, component: String, repeatIndex: Int) throws {}
     public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {}
     public func addLifetimes(of scopeID: UInt64, for event: Event) {}
 }

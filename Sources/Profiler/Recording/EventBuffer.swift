@@ -8,7 +8,7 @@ enum BufferedItem: Sendable {
     /// Events from here on belong to this step.
     case step(String)
     /// Take a live-bytes sample of a strategy now.
-    case sample(strategy: String, repeatIndex: Int, elapsedNanoseconds: UInt64)
+    case sample(strategy: String, component: String, repeatIndex: Int, elapsedNanoseconds: UInt64)
     /// A number the scenario observed in the current step.
     case metric(name: String, value: Double, strategy: String, repeatIndex: Int)
 }

@@ -45,6 +45,8 @@ struct EventWriter {
     var series: SeriesKeys
     var steps: [String: Int64] = [:]
     var currentStep: Int64?
+    /// Samples written so far: the next one's `point`.
+    var samplesTaken: Int64 = 0
     /// Live bytes per strategy in the current repeat, and the highest requested figure
     /// reached: the running sums of its events' bytes.
     var live = LiveBytes()
@@ -93,7 +95,7 @@ struct EventWriter {
         switch item {
         case .event(let seq, let event): try write(event, seq: seq)
         case .step(let name): currentStep = try stepKey(name)
-        case .sample(let strategy, let repeatIndex, let elapsed): try writeSample(strategy, repeatIndex, elapsed)
+        case .sample(let strategy, let component, let repeatIndex, let elapsed): try writeSample(strategy, component, repeatIndex, elapsed)
         case .metric(let name, let value, let strategy, let repeatIndex):
             let step = try currentStep ?? stepKey("run")
             currentStep = step
@@ -187,14 +189,18 @@ struct EventWriter {
         statement.reset()
     }
 
-    private mutating func writeSample(_ strategy: String, _ repeatIndex: Int, _ elapsed: UInt64) throws {
+    /// Every sample is a point of its own (numbered in the order taken): a step taken once
+    /// per component (lazy-container's build, for Label, then Button, ...) keeps each
+    /// component's figure, where one row per (repeat, strategy, step) kept only the last.
+    private mutating func writeSample(_ strategy: String, _ component: String, _ repeatIndex: Int, _ elapsed: UInt64) throws {
         let step = try currentStep ?? stepKey("run")
         let now = live.figures(strategy: subjects.strategyIndex(named: strategy), repeatIndex: repeatIndex)
+        samplesTaken += 1
         try db.run("""
-            INSERT OR REPLACE INTO samples (run_key, repeat, strategy, step, live_requested_bytes, live_usable_bytes,
-                                            peak_requested_bytes, elapsed_ns)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(runKey), .init(repeatIndex), .text(strategy), .integer(step),
+            INSERT INTO samples (run_key, point, repeat, strategy, component, step, live_requested_bytes, live_usable_bytes,
+                                 peak_requested_bytes, elapsed_ns)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(runKey), .integer(samplesTaken), .init(repeatIndex), .text(strategy), .text(component), .integer(step),
                   .integer(now.requested), .integer(now.usable), .integer(now.peak), .integer(Int64(clamping: elapsed))])
     }
 }

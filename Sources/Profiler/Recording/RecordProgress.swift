@@ -11,9 +11,12 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var instancesTotal: Int
     public var events: Int
     public var elapsedSeconds: Double
+    /// The scenario has run: the recorder is writing its last events and the rollups.
+    public var finishing: Bool
 
     public init(scenario: String, component: String, strategy: String, instancesDone: Int, instancesTotal: Int,
-                events: Int, elapsedSeconds: Double) {
+                events: Int, elapsedSeconds: Double, finishing: Bool = false) {
+        self.finishing = finishing
         self.scenario = scenario
         self.component = component
         self.strategy = strategy
@@ -44,16 +47,35 @@ public struct ProgressSnapshot: Sendable, Equatable {
 /// `lazy-container [########------------] 41% Label lazy-realized 123,000/300,000 instances, 812k events/s, 0:07 left`
 public enum ProgressBar {
     /// The line for `snapshot`, at most `width` characters: the bar shrinks to fit (down
-    /// to 10 characters), then the line is cut at the right.
+    /// to 10 characters), then whole parts are left out (the rate, then the instance
+    /// counts, then the component and strategy), so an 80-column terminal never shows half
+    /// a number. Only a line too narrow for the share alone is cut at the right.
     public static func render(_ s: ProgressSnapshot, width: Int) -> String {
-        let percent = Int((s.fraction * 100).rounded(.down))
-        let left = s.secondsLeft.map { clock($0) + " left" } ?? "estimating"
-        let details = "\(percent)% \(s.component) \(s.strategy) \(grouped(s.instancesDone))/\(grouped(s.instancesTotal)) instances, "
-            + "\(rate(s.eventsPerSecond)) events/s, \(left)"
-        let barWidth = max(10, min(30, width - s.scenario.count - details.count - 4))
+        let percent = "\(Int((s.fraction * 100).rounded(.down)))%"
+        let who = "\(s.component) \(s.strategy)"
+        let count = "\(grouped(s.instancesDone))/\(grouped(s.instancesTotal)) instances"
+        let rate = "\(rate(s.eventsPerSecond)) events/s"
+        let candidates = [
+            "\(percent) \(who) \(count), \(rate), \(status(s))",
+            "\(percent) \(who) \(count), \(status(s))",
+            "\(percent) \(who), \(status(s))",
+            "\(percent) \(status(s))",
+            percent,
+        ]
+        let around = s.scenario.count + 4  // "scenario [" and "] "
+        let details = candidates.first { around + 10 + $0.count <= width } ?? percent
+        let barWidth = max(10, min(30, width - around - details.count))
         let filled = Int((Double(barWidth) * s.fraction).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
         return String("\(s.scenario) [\(bar)] \(details)".prefix(max(0, width)))
+    }
+
+    /// Time left; or why the share stays at 99 %: every instance is built and the last
+    /// steps run, or the recorder writes the last events and the rollups.
+    static func status(_ s: ProgressSnapshot) -> String {
+        if s.finishing { return "writing the last events and the rollups" }
+        if s.instancesTotal > 0, s.instancesDone >= s.instancesTotal { return "all instances built, finishing the last steps" }
+        return s.secondsLeft.map { clock($0) + " left" } ?? "estimating"
     }
 
     /// The line a finished run leaves behind.

@@ -113,9 +113,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         try buffer.push(marker: .metric(name: name, value: value, strategy: strategy, repeatIndex: repeatIndex))
     }
 
-    public func sample(strategy: String, repeatIndex: Int) throws {
+    public func sample(strategy: String, component: String, repeatIndex: Int) throws {
         let elapsed = AllocationScope.monotonicNanoseconds() &- startedAt
-        try buffer.push(marker: .sample(strategy: strategy, repeatIndex: repeatIndex, elapsedNanoseconds: elapsed))
+        try buffer.push(marker: .sample(strategy: strategy, component: component, repeatIndex: repeatIndex, elapsedNanoseconds: elapsed))
     }
 
     /// Waits until every event recorded so far is in the database. Recording may not

@@ -59,7 +59,7 @@ public struct LazyContainerScenario: Scenario {
         case .eager:
             var views: [C] = []
             views.reserveCapacity(count)
-            try context.step("build", strategy: strategy) {
+            try context.step("build", strategy: strategy, component: component) {
                 for i in 0..<count {
                     views.append(try probe.instance(i).measure(.create) {
                         let view = make()
@@ -68,7 +68,7 @@ public struct LazyContainerScenario: Scenario {
                     })
                 }
             }
-            try context.step("release", strategy: strategy) {
+            try context.step("release", strategy: strategy, component: component) {
                 for i in (0..<count).reversed() {
                     try probe.instance(i).measure(.release) {
                         let view = views.removeLast()
@@ -79,7 +79,7 @@ public struct LazyContainerScenario: Scenario {
         case .lazy, .lazyRealized:
             var containers: [LazyContainer<C, View>] = []
             containers.reserveCapacity(count)
-            try context.step("build", strategy: strategy) {
+            try context.step("build", strategy: strategy, component: component) {
                 for i in 0..<count {
                     let container = try LazyContainer<C, View>.make(probe: probe.instance(i), make)
                     if typed == .lazyRealized {
@@ -88,7 +88,7 @@ public struct LazyContainerScenario: Scenario {
                     containers.append(container)
                 }
             }
-            try context.step("release", strategy: strategy) {
+            try context.step("release", strategy: strategy, component: component) {
                 for i in (0..<count).reversed() {
                     if let container = containers.last, container.isRealized {
                         try container.remove(probe: probe.instance(i))

@@ -190,15 +190,16 @@ public struct ScenarioContext: Sendable {
         Probe(sink: sink, component: component, strategy: strategy, repeatIndex: repeatIndex)
     }
 
-    /// Runs one named step of one strategy; afterwards the strategy's live bytes are sampled.
+    /// Runs one named step of one strategy (for one component, where the step builds or
+    /// releases one); afterwards the strategy's live bytes are sampled, a point of its own.
     @discardableResult
-    public func step<T>(_ name: String, strategy: String, _ body: () throws -> T) throws -> T {
+    public func step<T>(_ name: String, strategy: String, component: String = "", _ body: () throws -> T) throws -> T {
         if !options.declaredSteps.isEmpty, !options.declaredSteps.contains(name) {
             throw ScenarioError.undeclared("step", name, scenario: options.runName, declared: options.declaredSteps)
         }
         try AllocationScope.excluded { try sink.enterStep(name) }
         let value = try body()
-        try AllocationScope.excluded { try sink.sample(strategy: strategy, repeatIndex: repeatIndex) }
+        try AllocationScope.excluded { try sink.sample(strategy: strategy, component: component, repeatIndex: repeatIndex) }
         return value
     }
 

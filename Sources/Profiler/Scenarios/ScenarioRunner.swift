@@ -38,6 +38,8 @@ public enum ScenarioRunner {
             recorder.abort(because: error)
             throw error
         }
+        // The bar stays at 99 % while the recorder catches up: it says so.
+        ticker?.finishing()
         return try recorder.finish()
     }
 
@@ -57,14 +59,16 @@ public enum ScenarioRunner {
 final class ProgressTicker: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
+    private let scenarioDone = Flag()
 
     init(recorder: Recorder, display: any ProgressDisplay, scenario: String, instancesTotal: Int) {
-        let thread = Thread { [stopped, done] in
+        let thread = Thread { [stopped, done, scenarioDone] in
             while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
                 let now = recorder.progress
                 display.update(ProgressSnapshot(scenario: scenario, component: now.component, strategy: now.strategy,
                                                 instancesDone: now.created, instancesTotal: instancesTotal,
-                                                events: now.events, elapsedSeconds: Double(recorder.elapsedNanoseconds) / 1e9))
+                                                events: now.events, elapsedSeconds: Double(recorder.elapsedNanoseconds) / 1e9,
+                                                finishing: scenarioDone.isSet))
             }
             display.clear()
             done.signal()
@@ -73,9 +77,22 @@ final class ProgressTicker: @unchecked Sendable {
         thread.start()
     }
 
+    /// The scenario has run; what is left is the recorder's.
+    func finishing() {
+        scenarioDone.set()
+    }
+
     /// Stops ticking and waits until the display is cleared.
     func stop() {
         stopped.signal()
         done.wait()
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

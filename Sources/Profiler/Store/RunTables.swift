@@ -11,7 +11,8 @@ public enum RunTables {
     /// remapped to the target's; the rest copied as is).
     public static let perRun: [(table: String, columns: [String])] = [
         ("steps", ["step", "name"]),
-        ("samples", ["repeat", "strategy", "step", "live_requested_bytes", "live_usable_bytes", "peak_requested_bytes", "elapsed_ns"]),
+        ("samples", ["point", "repeat", "strategy", "component", "step", "live_requested_bytes", "live_usable_bytes",
+                     "peak_requested_bytes", "elapsed_ns"]),
         ("metrics", ["repeat", "step", "strategy", "name", "value"]),
         ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
                      "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
