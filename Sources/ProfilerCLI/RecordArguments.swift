@@ -110,9 +110,16 @@ public struct RecordArguments: ParsableArguments {
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
     /// (the message points at the plans' command-line names or files).
     public func record(_ plans: [RecordPlan]) throws {
-        // Checked against the database before anything is recorded.
-        try RunNames.requireOneKindPerName(plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) },
-                                           databasePath: database.path)
+        // Checked against the database before anything is recorded, on the connection the
+        // first run then records with (a second connection cost a second schema parse).
+        let names = plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) }
+        try RunNames.requireOneKindPerName(names)
+        var opened: SQLiteConnection?
+        if let first = plans.first {
+            let connection = try ScenarioRunner.openForRecording(first.scenario, resolved: first.resolved, database: database.path)
+            try RunNames.requireStoredKinds(names, in: connection, databasePath: database.path)
+            opened = connection
+        }
         let environment = RunEnvironment.current()
         // Progress only where someone watches: on a terminal. A pipe gets the summary lines.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
@@ -124,9 +131,15 @@ public struct RecordArguments: ParsableArguments {
             let summary: RunSummary
             do {
                 // Resolved once, by plans; the runner takes the result as it is.
-                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
-                                                    environment: environment,
-                                                    display: showProgress ? TerminalProgress(prefix: position) : nil)
+                let display = showProgress ? TerminalProgress(prefix: position) : nil
+                if let connection = opened {
+                    opened = nil
+                    summary = try ScenarioRunner.record(scenario, connection: connection, resolved: plan.resolved,
+                                                        environment: environment, display: display)
+                } else {
+                    summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
+                                                        environment: environment, display: display)
+                }
             } catch {
                 if sites { _ = SiteCapture.shared.stop() }
                 throw error
