@@ -125,9 +125,16 @@ public struct RecordArguments: ParsableArguments {
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
     /// (the message points at the plans' command-line names or files).
     public func record(_ plans: [RecordPlan]) throws {
-        // Checked against the database before anything is recorded.
-        try RunNames.requireOneKindPerName(plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) },
-                                           databasePath: database.path)
+        // Checked against the database before anything is recorded, on the connection the
+        // first run then records with (a second connection cost a second schema parse).
+        let names = plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) }
+        try RunNames.requireOneKindPerName(names)
+        var opened: SQLiteConnection?
+        if let first = plans.first {
+            let connection = try ScenarioRunner.openForRecording(first.scenario, resolved: first.resolved, database: database.path)
+            try RunNames.requireStoredKinds(names, in: connection, databasePath: database.path)
+            opened = connection
+        }
         let environment = RunEnvironment.current()
         // Progress only where someone watches: on a terminal. A pipe gets the summary lines.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
@@ -141,9 +148,16 @@ public struct RecordArguments: ParsableArguments {
                 // Resolved once, by plans; the runner takes the result as it is.
                 // On a terminal: the bar, and the scenario's own lines above it.
                 let display = showProgress ? TerminalProgress(prefix: position) : nil
-                summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
-                                                    environment: environment, display: display,
-                                                    progress: { display?.line($0) })
+                if let connection = opened {
+                    opened = nil
+                    summary = try ScenarioRunner.record(scenario, connection: connection, resolved: plan.resolved,
+                                                        environment: environment, display: display,
+                                                        progress: { display?.line($0) })
+                } else {
+                    summary = try ScenarioRunner.record(scenario, database: database.path, resolved: plan.resolved,
+                                                        environment: environment, display: display,
+                                                        progress: { display?.line($0) })
+                }
             } catch {
                 if sites { _ = SiteCapture.shared.stop() }
                 throw error

@@ -7,7 +7,7 @@ import Profiler
 
 /// The sections of the benchmark, in the order a full run measures them.
 enum BenchSection: String, CaseIterable, ExpressibleByArgument {
-    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale
+    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale, commands
 }
 
 struct ProfctlBench: ParsableCommand {
@@ -23,8 +23,10 @@ struct ProfctlBench: ParsableCommand {
             EXAMPLES:
               swift build -c release --product malloc-loop
               swift build -c release --product profctl-bench
+              swift build -c release --product profctl
               .build/release/profctl-bench --quick --skip-scale --json /tmp/bench.json
               .build/release/profctl-bench --only fixed-cost
+              .build/release/profctl-bench --only commands
               .build/release/profctl-bench --record-loop 2000
               .build/release/profctl-bench --hook-loop full-region 100000 32
             """)
@@ -136,6 +138,10 @@ struct ProfctlBench: ParsableCommand {
         if wanted(.ingest) {
             progress("ingest")
             figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
+        }
+        if wanted(.commands) {
+            progress("whole commands")
+            figures += try Commands(rounds: quick ? 3 : 9, folder: folder).figures()
         }
         if wanted(.scale) && !skipScale {
             progress("databases at scale")

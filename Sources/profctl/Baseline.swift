@@ -12,6 +12,7 @@ struct Baseline: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "baseline",
         abstract: "Name runs as baselines for `profctl check --baseline NAME`.",
         subcommands: [Set.self, List.self, Remove.self]
     )
@@ -19,6 +20,7 @@ struct Baseline: ParsableCommand, Exemplified {
     struct Set: ParsableCommand, Exemplified {
         static let examples = ["profctl baseline set main", "profctl baseline set main --run 2d0aa0d3"]
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Label the newest run of every scenario (or the run given) with NAME, replacing earlier ones.")
 
         @OptionGroup var database: DatabaseOptions

@@ -15,6 +15,7 @@ struct Check: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Fail a build when memory regresses: compare runs with a baseline and with budgets.",
         discussion: """
             Checks the newest run of every scenario (or --run, --scenario) against --baseline: \

@@ -10,6 +10,7 @@ struct Compare: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Show every metric of two runs side by side: values, absolute and relative change, verdict.",
         discussion: """
             A is the baseline, B the run compared with it: run ids, prefixes, or `latest` \

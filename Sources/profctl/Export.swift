@@ -12,6 +12,7 @@ struct Export: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write runs in another tool's format: a Chrome trace (Perfetto UI, chrome://tracing), or a pprof profile of the allocation sites.",
         discussion: """
             One process per run, one track per strategy, a live-bytes counter per strategy \

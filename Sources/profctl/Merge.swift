@@ -8,6 +8,7 @@ struct Merge: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Combine databases from several machines into one history.",
         discussion: """
             Runs are keyed by their UUID: a run already in OUT is skipped, so merging the \

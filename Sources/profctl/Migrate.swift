@@ -9,6 +9,7 @@ struct Migrate: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Bring the database's schema up to this profctl's, or show where it stands.",
         discussion: """
             Each migration applies in one transaction and is recorded with a checksum. \

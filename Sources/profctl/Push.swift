@@ -10,6 +10,7 @@ struct Push: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Copy finished runs from the local database into the team's PostgreSQL store.",
         discussion: """
             Runs are keyed by their UUID: a run already in the store is skipped, so pushing \

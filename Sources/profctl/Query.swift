@@ -10,6 +10,7 @@ struct Query: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "query",
         abstract: "Run one read-only SQL statement against the database.",
         discussion: """
             The database is opened read-only; a statement that would change it, ATTACH \

@@ -13,6 +13,7 @@ struct Record: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Run scenarios on the allocation hooks and store their events.",
         discussion: """
             Each scenario (a built-in name, or a YAML scenario file: docs/scenario-format.md) \

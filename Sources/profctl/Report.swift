@@ -14,6 +14,7 @@ struct Report: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Print the report that fits each scenario: the newest run of each, or the runs you name.",
         discussion: """
             lazy-container and live-room: bytes per instance, saved bytes and savings % \

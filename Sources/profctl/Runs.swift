@@ -10,6 +10,7 @@ struct Runs: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "runs",
         abstract: "List recorded runs, newest first."
     )
 

@@ -9,6 +9,7 @@ struct Scenarios: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "scenarios",
         abstract: "List the built-in scenarios, one line each."
     )
 

@@ -13,6 +13,7 @@ struct Sites: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "sites",
         abstract: "Where the bytes come from: the allocation sites of a run recorded with --sites.",
         discussion: """
             One row per (component, strategy, event kind, site): the site is the innermost \

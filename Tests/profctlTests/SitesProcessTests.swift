@@ -169,9 +169,9 @@ struct SitesProcessTests {
         #expect(export.status == 0, "\(export.stderr)")
         let data = try Data(contentsOf: folder.url.appendingPathComponent("sites.pb.gz"))
         #expect(data.prefix(2) == Data([0x1f, 0x8b]))
-        // Debian's golang-go (scripts/ensure-deps installs it).
+        // Debian's golang-go (scripts/ensure-deps --tests installs it).
         let go = try #require(["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                              "go is not installed: run scripts/ensure-deps (it installs Debian's golang-go)")
+                              "go is not installed: run scripts/ensure-deps --tests (it installs Debian's golang-go)")
         let top = try ProfctlProcess.run(executable: URL(fileURLWithPath: go),
                                          ["tool", "pprof", "-top", "-sample_index=alloc_space", "-tagfocus=component=Label", "sites.pb.gz"],
                                          environment: ["HOME": folder.url.path, "GOCACHE": folder.url.appendingPathComponent("gocache").path],

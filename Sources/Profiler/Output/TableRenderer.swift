@@ -18,10 +18,19 @@ public struct TableRenderer: Renderer {
             values.enumerated().map { i, value in
                 let pad = String(repeating: " ", count: widths[i] - value.count)
                 return numeric[i] ? pad + value : value + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ").trimmingTrailingWhitespace()
         }
         var out = [line(table.columns), line(widths.map { String(repeating: "-", count: $0) })]
         out += cells.map(line)
         return out.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    /// Without the whitespace at its end. Not a regular expression: an `NSRegularExpression`
+    /// compiled per line cost `profctl runs` a fifth of its instructions (11M of 54M).
+    func trimmingTrailingWhitespace() -> String {
+        guard let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[...last])
     }
 }

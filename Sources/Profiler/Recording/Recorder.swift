@@ -45,7 +45,16 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public static func start(database path: String, run: RunDescription,
                              environment: RunEnvironment = .current(),
                              bufferCapacity: Int = 65_536) throws -> Recorder {
-        let connection = try ProfileStore.openForWriting(path: path, views: run.reportViews)
+        try start(connection: ProfileStore.openForWriting(path: path, views: run.reportViews), run: run,
+                  environment: environment, bufferCapacity: bufferCapacity)
+    }
+
+    /// Starts on a connection already opened with `ProfileStore.openForWriting` (and the
+    /// run's report views installed), which the recorder then owns and closes: a caller
+    /// that read the database before recording pays one schema parse, not two.
+    public static func start(connection: SQLiteConnection, run: RunDescription,
+                             environment: RunEnvironment = .current(),
+                             bufferCapacity: Int = 65_536) throws -> Recorder {
         let runID = UUID().uuidString.lowercased()
         let inserted = try connection.scalar("""
             INSERT INTO runs (run_id, scenario, status, started_at, git_commit, branch, ci_provider, ci_job, pull_request,

@@ -1,5 +1,6 @@
 import Foundation
 import ProfilerModel
+import ProfilerSupport
 
 /// Where and with what a run was recorded: stored with every run so a comparison can
 /// tell like from unlike.
@@ -124,17 +125,8 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
 
     /// Runs git in `directory`; nil when git is missing, fails, or prints nothing.
     static func git(_ arguments: [String], in directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", directory] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let outcome = ChildProcess.run("git", ["-C", directory] + arguments), outcome.succeeded else { return nil }
+        let text = String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
 

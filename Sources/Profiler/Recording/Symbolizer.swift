@@ -2,6 +2,7 @@ import CAllocationHooks
 import Foundation
 import Glibc
 import ProfilerModel
+import ProfilerSupport
 #if canImport(Glibc)
 #endif
 
@@ -97,24 +98,11 @@ struct Symbolizer {
     /// One answer per offset: llvm-symbolizer prints the function, then file:line:column,
     /// then a blank line.
     private static func run(_ tool: String, module: String, offsets: [UInt]) -> [Answer]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--obj=\(module)", "--no-inlines", "--functions=linkage", "--no-demangle"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
         let text = offsets.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
-        // Written from another thread while this one reads, so neither pipe fills up.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard let outcome = ChildProcess.run(tool, ["--obj=\(module)", "--no-inlines", "--functions=linkage", "--no-demangle"],
+                                             input: Array(text.utf8)),
+              outcome.succeeded else { return nil }
+        let data = outcome.output
         var answers: [Answer] = []
         let blocks = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n")
         for block in blocks {

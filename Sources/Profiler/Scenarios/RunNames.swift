@@ -78,6 +78,14 @@ public enum RunNames {
     /// not exist yet (or is empty) holds no runs.
     /// - Parameter plans: per run to record, its name, its scenario kind, and where it came from.
     public static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)], databasePath path: String) throws {
+        try requireOneKindPerName(plans)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else { return }
+        try requireStoredKinds(plans, in: try ProfileStore.openForInspection(path: path), databasePath: path)
+    }
+
+    /// Throws when a run name is planned for two kinds at once (the database is not read).
+    public static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)]) throws {
         var planned: [String: (kind: String, origin: String)] = [:]
         for plan in plans {
             if let earlier = planned[plan.name], earlier.kind != plan.kind {
@@ -87,9 +95,12 @@ public enum RunNames {
             }
             planned[plan.name] = (plan.kind, plan.origin)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard let size, size > 0 else { return }
-        let db = try ProfileStore.openForInspection(path: path)
+    }
+
+    /// Throws when a planned run name already holds stored runs of another kind in `db`
+    /// (the connection `record` goes on to record with: one schema parse per process).
+    public static func requireStoredKinds(_ plans: [(name: String, kind: String, origin: String)], in db: SQLiteConnection,
+                                          databasePath path: String) throws {
         guard try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'runs'")?.int64 == 1 else { return }
         for plan in plans {
             let stored = try db.rows("""

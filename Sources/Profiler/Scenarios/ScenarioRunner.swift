@@ -1,6 +1,7 @@
 import Foundation
 import ProfilerHooks
 import ProfilerRecording
+import ProfilerStore
 
 /// Runs a scenario under a recorder: one run, `repeats` passes, then rollups.
 public enum ScenarioRunner {
@@ -24,8 +25,34 @@ public enum ScenarioRunner {
                               display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
-        let recorder = try Recorder.start(database: path, run: try scenario.description(for: resolved),
-                                          environment: environment)
+        let description = try scenario.description(for: resolved)
+        return try record(scenario, recorder: Recorder.start(database: path, run: description, environment: environment),
+                          resolved: resolved, display: display, progress: progress)
+    }
+
+    /// Opens the database at `path` to record `scenario` into (created and migrated as
+    /// needed, its report views installed): for a caller that reads the database before
+    /// recording, then records with `record(_:connection:resolved:)` on the same connection.
+    public static func openForRecording(_ scenario: any Scenario, resolved: ResolvedOptions,
+                                        database path: String) throws -> SQLiteConnection {
+        try ProfileStore.openForWriting(path: path, views: scenario.description(for: resolved).reportViews)
+    }
+
+    /// Records into a connection from `openForRecording` (the recorder closes it).
+    @discardableResult
+    public static func record(_ scenario: any Scenario, connection: SQLiteConnection, resolved: ResolvedOptions,
+                              environment: RunEnvironment = .current(),
+                              display: (any ProgressDisplay)? = nil,
+                              progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
+        guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
+        let description = try scenario.description(for: resolved)
+        return try record(scenario, recorder: Recorder.start(connection: connection, run: description, environment: environment),
+                          resolved: resolved, display: display, progress: progress)
+    }
+
+    private static func record(_ scenario: any Scenario, recorder: Recorder, resolved: ResolvedOptions,
+                               display: (any ProgressDisplay)?,
+                               progress: @escaping @Sendable (String) -> Void) throws -> RunSummary {
         let ticker = display.map { display in
             ProgressTicker(recorder: recorder, display: display, scenario: resolved.runName,
                            instancesTotal: resolved.repeats * (scenario.plannedInstances(resolved)
