@@ -50,6 +50,9 @@ public enum ExitCodes {
     public static let storeTLSMismatch: Int32 = 24
     /// profctl (built without the PostgreSQL client) needed profctl-pg, and it is not beside it.
     public static let postgresClientMissing: Int32 = 25
+    /// `record` was interrupted (Ctrl-C, SIGINT): the run is kept, marked aborted
+    /// ("interrupted"), and named on stderr (128 + SIGINT, as a shell reports it).
+    public static let interrupted: Int32 = 130
     /// The command line itself is wrong (ArgumentParser's validation errors use it too).
     public static let usage: Int32 = 64
 
@@ -57,7 +60,7 @@ public enum ExitCodes {
         switch error {
         case let store as StoreError:
             switch store {
-            case .notADatabase, .notAFile: notADatabase
+            case .notADatabase, .notAFile, .damagedDatabase: notADatabase
             case .foreignDatabase: foreignDatabase
             case .multipleStatements: usage
             case .truncatedDatabase: truncatedDatabase

@@ -44,7 +44,7 @@ public enum FlagAdvice {
         case .needsMigration(let path, _, _): "Run: profctl migrate --db \(path)"
         case .runNotFound(let path, _): "List runs with: profctl runs --db \(path)"
         case .queryTimedOut: "Raise --timeout for more time"
-        case .multipleStatements, .truncatedDatabase, .schemaNewer, .checksumMismatch, .readOnlyViolation: nil
+        case .multipleStatements, .damagedDatabase, .truncatedDatabase, .schemaNewer, .checksumMismatch, .readOnlyViolation: nil
         }
     }
 

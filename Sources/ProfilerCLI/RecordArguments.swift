@@ -138,6 +138,7 @@ public struct RecordArguments: ParsableArguments {
         let environment = RunEnvironment.current()
         // Progress only where someone watches: on a terminal. A pipe gets the summary lines.
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
+        RecordInterruption.install(database: database.path)
         for (index, plan) in plans.enumerated() {
             let scenario = plan.scenario
             let started = AllocationScope.monotonicNanoseconds()

@@ -74,6 +74,7 @@ struct LibraryMessageTests {
             .schemaNewer(path: "p.sqlite", found: 9, known: 8), .needsMigration(path: "p.sqlite", found: 1, latest: 8),
             .checksumMismatch(path: "p.sqlite", version: 1, name: "m"), .runNotFound(path: "p.sqlite", run: "abc"),
             .noRuns(path: "p.sqlite"), .readOnlyViolation(sql: "DELETE FROM runs"), .queryTimedOut(seconds: 2),
+            .damagedDatabase(path: "p.sqlite", detail: "database disk image is malformed"),
         ]
         let check: [CheckError] = [
             .baselineNotFound("label 'main' has no x run"), .environmentMismatch(["os: a vs b"]), .invalidBaseline("median:x"),

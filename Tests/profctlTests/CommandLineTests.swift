@@ -57,7 +57,7 @@ struct CommandLineTests {
     }
 
     @Test("every command's help ends with an example", arguments: ["", "record", "report", "query", "runs", "scenarios", "migrate",
-                                                                    "check", "baseline", "compare", "trend", "merge", "export", "push", "sites"])
+                                                                    "check", "baseline", "compare", "trend", "merge", "export", "push", "sites", "prune"])
     func helpEndsWithExample(command: String) throws {
         let arguments = command.isEmpty ? ["--help"] : [command, "--help"]
         do {

@@ -48,7 +48,7 @@ struct PostgresFaultTests {
         #expect(try Self.localUnchanged(folder, before))
     }
 
-    @Test("wrong password: exit 21, nothing written")
+    @Test("wrong password: exit 21, nothing written", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func wrongPassword() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, before) = try Self.recorded()
@@ -62,7 +62,7 @@ struct PostgresFaultTests {
         #expect(try Self.localUnchanged(folder, before))
     }
 
-    @Test("another application's database: exit 22, left untouched")
+    @Test("another application's database: exit 22, left untouched", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func foreignDatabase() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, before) = try Self.recorded()
@@ -76,7 +76,7 @@ struct PostgresFaultTests {
         #expect(try Self.localUnchanged(folder, before))
     }
 
-    @Test("a store with a newer schema: exit 8, no run added")
+    @Test("a store with a newer schema: exit 8, no run added", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func newerSchema() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, before) = try Self.recorded()
@@ -90,7 +90,7 @@ struct PostgresFaultTests {
         #expect(try Self.localUnchanged(folder, before))
     }
 
-    @Test("an edited migration is refused: exit 9")
+    @Test("an edited migration is refused: exit 9", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func editedMigration() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, _) = try Self.recorded()
@@ -101,7 +101,7 @@ struct PostgresFaultTests {
         #expect(result.status == 9, "\(result.stderr)")
     }
 
-    @Test("the server refuses a write mid-run (as a full disk would): exit 23, the run rolled back whole")
+    @Test("the server refuses a write mid-run (as a full disk would): exit 23, the run rolled back whole", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func refusedMidRun() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, before) = try Self.recorded()
@@ -126,7 +126,7 @@ struct PostgresFaultTests {
         #expect(try PostgresPushTests.count("runs", in: store) == 1)
     }
 
-    @Test("the connection dies mid-run (the server goes away): exit 20, the run rolled back whole")
+    @Test("the connection dies mid-run (the server goes away): exit 20, the run rolled back whole", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func connectionLostMidRun() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let (folder, before) = try Self.recorded()

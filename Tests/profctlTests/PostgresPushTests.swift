@@ -25,7 +25,7 @@ struct PostgresPushTests {
 
     static let tables = ["runs", "event_series", "events", "rollups", "steps", "samples", "metrics", "step_rollups", "latency_rollups"]
 
-    @Test("every table of every complete run lands; pushing twice adds nothing; the local file is unchanged")
+    @Test("every table of every complete run lands; pushing twice adds nothing; the local file is unchanged", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func pushTwice() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
@@ -66,7 +66,7 @@ struct PostgresPushTests {
         #expect(try Self.count("events", in: store) == others, "no event is left without its series")
     }
 
-    @Test("four pushers at once, sharing a run, into a new store: every run lands once")
+    @Test("four pushers at once, sharing a run, into a new store: every run lands once", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func concurrentPushers() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
@@ -93,7 +93,7 @@ struct PostgresPushTests {
         #expect(try store.scalar("SELECT count(*) FROM schema_migrations")?.int64 == Int64(PostgresMigrator().migrations.count))
     }
 
-    @Test("aborted runs stay local unless --include-incomplete")
+    @Test("aborted runs stay local unless --include-incomplete", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func incompleteRuns() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()

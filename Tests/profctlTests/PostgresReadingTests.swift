@@ -37,7 +37,7 @@ struct PostgresReadingTests {
         }.sorted()
     }
 
-    @Test("every docs/schema.md example query returns the same rows from both stores")
+    @Test("every docs/schema.md example query returns the same rows from both stores", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func exampleQueriesAgree() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
@@ -80,7 +80,7 @@ struct PostgresReadingTests {
         ["export", "--scenario", "lazy-list"],
     ]
 
-    @Test("runs, report, check, trend, compare, query, baseline list and export read the same from --store as from --db")
+    @Test("runs, report, check, trend, compare, query, baseline list and export read the same from --store as from --db", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func commandsAgree() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
@@ -97,7 +97,7 @@ struct PostgresReadingTests {
         }
     }
 
-    @Test("report --format html on --store draws every report, without the size-class charts the store has no view for yet")
+    @Test("report --format html on --store draws every report, without the size-class charts the store has no view for yet", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func htmlReportOnTheStore() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
@@ -111,7 +111,7 @@ struct PostgresReadingTests {
         #expect(fromStore.stdout.contains("<svg"), "the reports' own charts are drawn")
     }
 
-    @Test("query --store is read-only, stops runaway statements and caps rows")
+    @Test("query --store is read-only, stops runaway statements and caps rows", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func queryGuards() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
@@ -131,7 +131,7 @@ struct PostgresReadingTests {
         #expect(try server.connect().scalar("SELECT count(*) FROM runs")?.int64 == 12)
     }
 
-    @Test("check --baseline median:5 and previous gate the same on --store as on --db")
+    @Test("check --baseline median:5 and previous gate the same on --store as on --db", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func checkAgrees() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
@@ -158,7 +158,7 @@ struct PostgresReadingTests {
         csv.components(separatedBy: .newlines).filter { !$0.isEmpty }.map { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
     }
 
-    @Test("baseline set, list and rm on --store: the same labels as on --db; a refused write leaves no label at all")
+    @Test("baseline set, list and rm on --store: the same labels as on --db; a refused write leaves no label at all", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func baselinesOnTheStore() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)

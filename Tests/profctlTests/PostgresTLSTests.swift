@@ -41,7 +41,7 @@ struct PostgresTLSTests {
         _ = try cluster(["stop"], in: folder)
     }
 
-    @Test("sslmode=disable: exit 24 saying TLS is needed, nothing written; sslmode=require: push and --store work")
+    @Test("sslmode=disable: exit 24 saying TLS is needed, nothing written; sslmode=require: push and --store work", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func tlsOnly() throws {
         let folder = try TemporaryFolder()
         guard let url = try Self.start(in: folder) else { return }

@@ -101,7 +101,7 @@ struct TrendChangeTests {
         #expect(strict.isEmpty, "12 runs cannot hold two segments of 7")
     }
 
-    @Test("trend --store reads the same change points from PostgreSQL as --db from the file")
+    @Test("trend --store reads the same change points from PostgreSQL as --db from the file", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func latencyShiftOnPostgres() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()

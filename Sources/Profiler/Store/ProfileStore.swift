@@ -86,6 +86,7 @@ public enum ProfileStore {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
+            try requireIntact(db)
             try Migrator().checkOwnership(db)
             return db
         }
@@ -101,6 +102,7 @@ public enum ProfileStore {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
+            try requireIntact(db)
             try migrator.verify(db)
             let version = try migrator.currentVersion(of: db)
             if version < migrator.latestVersion {
@@ -114,6 +116,27 @@ public enum ProfileStore {
             return db
         }
     }
+
+    /// Refuses a file whose pages SQLite finds damaged, before any figure is read from it:
+    /// a damaged b-tree page does not always make a query fail, it can hide its rows (an
+    /// `events` page whose cell count was changed: 7,072 events counted of 7,200, and a
+    /// leak reported that is not there). `quick_check` walks every page of every table
+    /// and index once, without comparing indexes to their tables (`integrity_check`
+    /// does that too). Its cost follows the file's size, not the run read (about 1 s of
+    /// CPU for a 222 MB history, docs/reliability.md), so it runs on open for files up to
+    /// ``quickCheckLimit``; in a larger file, damage is found where a query meets it
+    /// (exit 3 all the same, SQLiteConnection).
+    static func requireIntact(_ db: SQLiteConnection) throws {
+        var info = stat()
+        guard stat(db.path, &info) == 0, Int64(info.st_size) <= quickCheckLimit else { return }
+        // SQLite heads its findings with "*** in database main ***": the message names the file instead.
+        let findings = try db.rows("PRAGMA quick_check(3)").compactMap { $0.first?.string }.filter { !$0.hasPrefix("***") }
+        guard findings != ["ok"] else { return }
+        throw StoreError.damagedDatabase(path: db.path, detail: findings.joined(separator: "; "))
+    }
+
+    /// The largest file checked on open: 64 MiB.
+    public static let quickCheckLimit: Int64 = 64 << 20
 
     /// Turns SQLite's "file is not a database" into a message that names the file.
     static func mapOpenErrors<T>(path: String, _ body: () throws -> T) throws -> T {

@@ -8,9 +8,8 @@ import ProfilerModel
 public final class SQLiteConnection {
     public enum Mode: Sendable {
         /// Reading only; the file must exist. Writes are refused by SQLite itself
-        /// (`query_only`). When the file and its folder are writable the handle is opened
-        /// read-write all the same: only then can the last connection to a WAL database
-        /// remove the `-wal` and `-shm` files as it closes, so reading leaves none behind.
+        /// (`query_only`). It reads a file it cannot write and leaves no `-wal` or `-shm`
+        /// behind: ``ReaderOpening`` says how.
         case readOnly
         /// Reading and writing; the file is created when missing.
         case readWriteCreate
@@ -21,6 +20,8 @@ public final class SQLiteConnection {
     let handle: OpaquePointer
     public let path: String
     public let mode: Mode
+    /// A reader that created the `-wal` and `-shm` beside the file removes them (``ReaderOpening``).
+    private let removesFilesBeside: Bool
 
     /// Process-wide settings made once, before SQLite's first use (see the shim).
     private static let configured: Int32 = profctl_sqlite3_disable_memory_statistics()
@@ -28,13 +29,15 @@ public final class SQLiteConnection {
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         _ = Self.configured
         var db: OpaquePointer?
-        let flags: Int32 = switch mode {
-        case .readOnly: Self.canCleanUpBeside(path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
-        case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        case .readWrite: SQLITE_OPEN_READWRITE
+        let reading = mode == .readOnly ? ReaderOpening.choose(for: path) : nil
+        let (name, flags): (String, Int32) = switch mode {
+        case .readOnly: (reading ?? .cleaningUp).open(path)
+        case .readWriteCreate: (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        case .readWrite: (path, SQLITE_OPEN_READWRITE)
         }
+        removesFilesBeside = reading == .cleaningUp && !ReaderOpening.isURI(path) && !ReaderOpening.hasFilesBeside(path)
         // URI filenames let `merge` attach its inputs with ?mode=ro; plain paths are unaffected.
-        let code = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
+        let code = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             if let db { sqlite3_close_v2(db) }
@@ -59,7 +62,7 @@ public final class SQLiteConnection {
     /// Set by `close()`; the handle is gone and every later call throws.
     private var isClosed = false
 
-    deinit { if !isClosed { sqlite3_close_v2(handle) } }
+    deinit { close() }
 
     /// Closes the handle now rather than when the last reference goes. A writer must
     /// close before its process exits: only the last connection's close checkpoints a WAL
@@ -70,21 +73,23 @@ public final class SQLiteConnection {
         guard !isClosed else { return }
         isClosed = true
         sqlite3_close_v2(handle)
+        if removesFilesBeside, ReaderOpening.hasFilesBeside(path) { ReaderOpening.removeLeftovers(of: path) }
     }
 
     private func requireOpen(_ sql: String?) throws {
         if isClosed { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection to \(path) is already closed", sql: sql) }
     }
 
-    /// Whether a plain path's file and folder are writable (a URI keeps the mode it asks for).
-    static func canCleanUpBeside(_ path: String) -> Bool {
-        guard !path.hasPrefix("file:") else { return false }
-        let folder = (path as NSString).deletingLastPathComponent
-        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+    /// The error for a failed call. SQLITE_CORRUPT (a page SQLite could not make sense of,
+    /// met mid-query) is the file's fault, not the statement's: it names the file, so a
+    /// reading command stops with exit 3 instead of printing the rows it got so far.
+    func error(_ code: Int32, sql: String?) -> any Error {
+        Self.failure(code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
     }
 
-    func error(_ code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    static func failure(_ code: Int32, message: String, sql: String?, path: String) -> any Error {
+        if code & 0xFF == SQLITE_CORRUPT { return StoreError.damagedDatabase(path: path, detail: message) }
+        return SQLiteError(code: code, message: message, sql: sql)
     }
 
     /// Runs one or more statements that return nothing of interest.
@@ -95,7 +100,7 @@ public final class SQLiteConnection {
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_free(message)
-            throw SQLiteError(code: code, message: text, sql: sql)
+            throw Self.failure(code, message: text, sql: sql, path: path)
         }
     }
 

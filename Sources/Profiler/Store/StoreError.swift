@@ -6,6 +6,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case missingDatabase(path: String)
     case emptyDatabase(path: String)
     case notADatabase(path: String)
+    /// SQLite's own checks found the file damaged (`PRAGMA quick_check` on open, or a
+    /// page it could not read mid-query): its figures cannot be trusted.
+    case damagedDatabase(path: String, detail: String)
     case notAFile(path: String, kind: String)
     case foreignDatabase(path: String, reason: String)
     case multipleStatements(sql: String)
@@ -34,6 +37,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(path) is truncated: its header says \(expected) bytes, the file has \(actual); restore it from a copy (the file was not changed)"
         case .notADatabase(let path):
             "\(path) is not a SQLite database (or is damaged); use a profctl database or a new file"
+        case .damagedDatabase(let path, let detail):
+            "\(path) is damaged (SQLite: \(detail)); no figures are read from it. profctl did not change it: restore it from a copy, or save what is readable with: sqlite3 \(path) .recover | sqlite3 recovered.sqlite"
         case .schemaNewer(let path, let found, let known):
             "\(path) has schema version \(found), newer than this profctl understands (\(known)); use a newer profctl"
         case .needsMigration(let path, let found, let latest):

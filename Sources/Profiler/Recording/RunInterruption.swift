@@ -1,0 +1,46 @@
+import Foundation
+import ProfilerModel
+import ProfilerStore
+import ProfilerSupport
+
+/// What Ctrl-C (SIGINT) during `record` leaves: the runs this process was recording,
+/// marked aborted with the reason "interrupted", and what of them was kept.
+public enum RunInterruption {
+    /// The reason written in `runs.error`; it starts with "interrupted" so a user and a
+    /// query can tell an interrupted run from one that failed.
+    public static let reason = "interrupted (Ctrl-C, SIGINT) before the run was finished"
+
+    public struct InterruptedRun: Sendable, Equatable {
+        public let runID: String
+        public let scenario: String
+        /// Events committed before the interruption, kept in the database.
+        public let eventsKept: Int64
+    }
+
+    /// Marks this process's `running` runs in `path` as aborted, interrupted, on a
+    /// connection of its own (the recorder's may be mid-batch: its open transaction is
+    /// lost, every committed batch stays), then hands them, with the events kept, to
+    /// `end`, which must end the process. Until then this connection holds the write lock,
+    /// so the recorder's writer thread commits nothing more and the count `end` prints is
+    /// what the database keeps.
+    public static func markInterrupted(database path: String, then end: ([InterruptedRun]) -> Never) throws -> Never {
+        guard FileManager.default.fileExists(atPath: path) else { end([]) }
+        let db = try SQLiteConnection(path: path, mode: .readWrite)
+        let host = ProcessInfo.processInfo.hostName, pid = Int64(getpid())
+        let runs = try db.transaction {
+            let rows = try db.rows("""
+                SELECT r.run_key, r.run_id, r.scenario,
+                       (SELECT count(*) FROM event_series x JOIN events e ON e.series_id = x.series_id WHERE x.run_key = r.run_key)
+                FROM runs r WHERE r.status = 'running' AND r.process_id = ? AND r.host = ?
+                """, [.integer(pid), .text(host)])
+            for row in rows {
+                try db.run("UPDATE runs SET status = 'aborted', ended_at = ?, error = ? WHERE run_key = ?",
+                           [.text(Timestamp.now()), .text(reason), row[0]])
+            }
+            return rows.map { InterruptedRun(runID: $0[1].string ?? "", scenario: $0[2].string ?? "", eventsKept: $0[3].int64 ?? 0) }
+        }
+        // Held until the process ends; ending it rolls this empty transaction back.
+        try db.execute("BEGIN IMMEDIATE")
+        end(runs)
+    }
+}
