@@ -5,7 +5,7 @@ import SchemaDocExamples
 @testable import ProfilerScenarios
 @testable import ProfilerStore
 
-/// migrations/0013: an analyst's plain aggregate over event_log reads the events series by
+/// migrations/0012: an analyst's plain aggregate over event_log reads the events series by
 /// series and sorts none of them (6.5 s over 10M events before, when every event was
 /// looked up and sorted). Plans, not times: the test suite checks behaviour only.
 @Suite("event_log's query plans")

@@ -5,7 +5,7 @@ import Testing
 /// `check --leaks` reads `round_trip WHERE run_id = ?`: its cost must follow the run, not
 /// the history. Version 6's views made SQLite scan every event of every run (19.3 s, then
 /// 99.5 s on a loaded machine, for a 200-instance run in a 222 MB history; 0.11 s since
-/// migration 9). The plan is what keeps it so, whatever the machine's speed.
+/// migration 11). The plan is what keeps it so, whatever the machine's speed.
 @Suite("round_trip's plan follows the run")
 struct RoundTripPlanTests {
     @Test("round_trip and round_trip_instances filtered on run_id start from the runs index and scan no table", arguments: ["round_trip", "round_trip_instances"])

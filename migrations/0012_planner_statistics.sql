@@ -1,4 +1,4 @@
--- profctl schema, version 13: what SQLite's query planner needs to read event_log fast
+-- profctl schema, version 12: what SQLite's query planner needs to read event_log fast
 -- (issue 25). Never edit this file once it has shipped: add a new numbered migration instead.
 --
 -- Without statistics SQLite takes every table to hold about a million rows, so for an

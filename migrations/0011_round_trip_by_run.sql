@@ -1,4 +1,4 @@
--- profctl schema, version 9: round_trip and round_trip_instances read one run's events,
+-- profctl schema, version 11: round_trip and round_trip_instances read one run's events,
 -- not the whole history, when filtered on run_id (docs/leaks.md, docs/schema.md).
 -- Never edit this file once it has shipped: add a new numbered migration instead.
 --
