@@ -28,8 +28,18 @@
     // The chart with the most boxes: click its widest box that does not fill the width.
     var svg = [].slice.call(charts).sort(function (a, b) { return b.querySelectorAll('g.f').length - a.querySelectorAll('g.f').length; })[0];
     var boxes = [].slice.call(svg.querySelectorAll('g.f'));
-    var target = boxes.filter(function (g) { return +g.dataset.d >= 1 && +g.dataset.w < 0.9 && +g.dataset.w >= 0.02; })
-      .sort(function (a, b) { return b.dataset.w - a.dataset.w; })[0] || boxes[boxes.length - 1];
+    // Boxes neither above a box (its callers) nor under it (its callees): a click on it hides them.
+    function beside(t) {
+      var tx = +t.dataset.x, tw = +t.dataset.w, td = +t.dataset.d, eps = 1e-6;
+      return boxes.filter(function (g) {
+        var x = +g.dataset.x, w = +g.dataset.w, d = +g.dataset.d;
+        return d < td ? !(x <= tx + eps && x + w >= tx + tw - eps) : (x >= tx + tw - eps || x + w <= tx + eps);
+      }).length;
+    }
+    var partial = boxes.filter(function (g) { return +g.dataset.d >= 1 && +g.dataset.w < 0.9 && +g.dataset.w >= 0.02; })
+      .sort(function (a, b) { return b.dataset.w - a.dataset.w; });
+    var target = partial.filter(function (g) { return beside(g) > 0; })[0] || partial[0] || boxes[boxes.length - 1];
+    var outside = beside(target);
     var before = +target.querySelector('rect').getAttribute('width');
     var t0 = performance.now();
     target.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true }));
@@ -48,7 +58,7 @@
     // Zoom back out through the top box.
     boxes[0].querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true }));
     out.icicle = { boxes: document.querySelectorAll('svg.icicle g.f').length, chartBoxes: boxes.length,
-                   target: target.dataset.n, widthBefore: before, widthAfter: after, hiddenAfterZoom: hidden,
+                   target: target.dataset.n, widthBefore: before, widthAfter: after, hiddenAfterZoom: hidden, outside: outside,
                    zoomed: zoomed, query: query, matches: document.querySelectorAll('svg.icicle g.f.match').length,
                    expectedMatches: expected, status: document.getElementById('icicle-status').textContent,
                    hiddenAfterReset: boxes.filter(function (g) { return g.style.display === 'none'; }).length,

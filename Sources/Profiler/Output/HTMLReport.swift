@@ -28,7 +28,7 @@ public enum HTMLReport {
         th, td { padding: 3px 6px; border-bottom: 1px solid var(--grid); text-align: left; vertical-align: bottom; }
         th { font-weight: 600; font-size: 11px; hyphens: none; }
         td { overflow-wrap: anywhere; }
-        td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td.n, td.none { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         th.n { text-align: right; }
         @page { margin: 12mm; }
         @media print { body { margin: 0; max-width: none; padding: 0; font-size: 10px; } table { font-size: 8px; } th { font-size: 7.5px; }
@@ -95,8 +95,10 @@ public enum HTMLReport {
             "<th\(isNumber ? " class=\"n\"" : "")>\(header(name))</th>"
         }.joined() + "</tr></thead><tbody>"
         for row in table.rows {
-            html += "<tr>" + row.map { value in
-                "<td\(value.isNumeric ? " class=\"n\"" : "")>\(SVGChart.escape(value.displayText))</td>"
+            // A number column's "-" (NULL) sits where its numbers do.
+            html += "<tr>" + row.enumerated().map { index, value in
+                let right = value.isNumeric || index < numeric.count && numeric[index]
+                return "<td\(right ? " class=\"\(value.isNumeric ? "n" : "n none")\"" : "")>\(SVGChart.escape(value.displayText))</td>"
             }.joined() + "</tr>"
         }
         return html + "</tbody></table>\n"
