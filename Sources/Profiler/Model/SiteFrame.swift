@@ -62,9 +62,10 @@ public struct SiteStack: Hashable, Sendable {
 }
 
 extension SiteFrame {
-    /// The name of the node a stack cut at `--site-depth` starts under: its outer frames,
-    /// the measured region's among them, were not captured, so its path starts mid-tree.
-    public static let cutMarker = "(stack cut at --site-depth: outer frames not captured)"
+    /// The name of the node a stack cut at the capture depth (`record --site-depth`) starts
+    /// under: its outer frames, the measured region's among them, were not captured, so its
+    /// path starts mid-tree.
+    public static let cutMarker = "(stack cut at the capture depth; outer frames not captured)"
 
     /// The user's frames of a stack inside the measured region, outermost first (what lies
     /// outside it, the runner and main, is the same for every site); the site alone if none.

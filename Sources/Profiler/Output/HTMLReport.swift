@@ -92,7 +92,7 @@ public enum HTMLReport {
             !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index].displayText == "-" || $0[index].displayText.isEmpty) }
         }
         var html = "<table><thead><tr>" + zip(table.columns, numeric).map { name, isNumber in
-            "<th\(isNumber ? " class=\"n\"" : "")>\(header(name))</th>"
+            "<th\(isNumber ? " class=\"n\"" : "") title=\"\(SVGChart.escape(name))\">\(header(name))</th>"
         }.joined() + "</tr></thead><tbody>"
         for row in table.rows {
             // A number column's "-" (NULL) sits where its numbers do.
@@ -104,7 +104,8 @@ public enum HTMLReport {
         return html + "</tbody></table>\n"
     }
 
-    /// A column name with a line-break opportunity after each underscore.
+    /// A column name with a line-break opportunity after each underscore (the header's
+    /// title attribute keeps the name whole, to hover over and to search the page's source).
     static func header(_ name: String) -> String {
         SVGChart.escape(name).replacingOccurrences(of: "_", with: "_<wbr>")
     }

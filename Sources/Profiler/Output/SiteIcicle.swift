@@ -149,7 +149,7 @@ public enum SiteIcicle {
               var head = document.createElement('b'); head.textContent = d.n; tip.appendChild(head);
               var lines = [d.l ? 'at ' + d.l : '', bytes(+d.b) + ' allocated, ' + share + ' % of the chart', grouped(d.a) + ' allocations',
                 g.classList.contains('merged') ? 'Merged by the compiler: identical functions share this code, named after one of them.' : '',
-                g.classList.contains('cut') ? 'The stacks below were cut at --site-depth: record with a larger one to see their outer frames.' : ''];
+                g.classList.contains('cut') ? 'The stacks below were cut at the capture depth: record deeper stacks to see their outer frames.' : ''];
               lines.forEach(function (s) { if (s) { tip.appendChild(document.createElement('br')); tip.appendChild(document.createTextNode(s)); } });
               tip.style.display = 'block';
               tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 8) + 'px';
