@@ -63,6 +63,8 @@ struct PictureTests {
     func negativeTicks() {
         let scale = AxisScale(unit: "%", values: [-9.18, 94.44])
         #expect(scale.ticks.map(scale.label) == ["-50 %", "0", "50 %", "100 %"])
+        let half = AxisScale(unit: "bytes", values: [0, 1400])
+        #expect(half.ticks.map(half.label) == ["0", "0.5 KiB", "1.0 KiB", "1.5 KiB"])
         #expect(AxisScale.roundStep(228) == 500 && AxisScale.roundStep(200) == 200 && AxisScale.roundStep(0.03) == 0.05)
     }
 

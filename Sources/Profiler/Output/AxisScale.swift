@@ -117,8 +117,9 @@ package struct AxisScale: Sendable {
 
     /// A tick's label: the number in the axis's unit, with the unit ("200 KiB", "5,000", "20 %").
     package func label(_ tick: Double) -> String {
+        if tick == 0 { return "0" }
         let number = Self.grouped(tick / divisor, decimals: decimals)
-        return unitName.isEmpty || tick == 0 ? number : "\(number) \(unitName)"
+        return unitName.isEmpty ? number : "\(number) \(unitName)"
     }
 
     /// A value exactly, for a tooltip: "912,000 B (890.6 KiB)", "14", "3.5 %".
