@@ -14,7 +14,7 @@ struct LibraryMessageTests {
     /// `--word` in code that is not a CLI flag, each with why: arguments to other tools,
     /// CSS custom properties, a developer's command, and the leak check's name as CI shows it.
     static let allowed: [String: Set<String>] = [
-        "Recording/Symbolizer.swift": ["--obj", "--no-inlines", "--functions", "--no-demangle"],  // llvm-symbolizer's arguments
+        "Recording/Symbolizer.swift": ["--obj", "--inlines", "--functions", "--no-demangle"],  // llvm-symbolizer's arguments
         "Recording/CIContext.swift": ["--abbrev-ref"],  // git's argument
         "Model/ReportViewsDoc.swift": ["--disable-xctest", "--filter"],  // how a developer regenerates docs/schema.md
         "Checks/LeakOutput.swift": ["--leaks"],  // the JUnit suite and GitHub annotation title: "profctl check --leaks"

@@ -1,3 +1,4 @@
+import ProfilerModel
 import ProfilerOutputs
 import ProfilerSites
 import ProfilerStore
@@ -15,7 +16,7 @@ public struct LeakSite: Sendable, Equatable {
     public let blocks: Int64
 
     /// The function without its signature, for one-line messages.
-    public var shortName: String { SiteIcicle.short(function) }
+    public var shortName: String { SiteName.short(function) }
 }
 
 /// Names what stays: per (component, strategy), the sites whose bytes are still live when
@@ -36,9 +37,7 @@ public enum LeakSites {
             """, [.text(runID)]) {
             let subject = Subject(component: row[0].string ?? "", strategy: row[1].string ?? "")
             let site = row[2].string ?? "", bytes = row[5].int64 ?? 0, blocks = row[6].int64 ?? 0
-            let file = (row[3].string ?? "").split(separator: "/").last.map(String.init) ?? ""
-            let line = row[4].int64 ?? 0
-            let location = line > 0 ? "\(file):\(line)" : file
+            let location = SiteFrame.location(file: row[3].string ?? "", line: Int(row[4].int64 ?? 0))
             var entry = parts[subject, default: [:]][site] ?? (0, 0, location, bytes)
             entry.bytes += bytes
             entry.blocks += blocks

@@ -4,6 +4,8 @@
 package final class SiteCallTree {
     package var bytes = 0
     package var allocations = 0
+    /// Where the frame is ("File.swift:12"), from the first stack that passed through it; "" if unknown.
+    package var location = ""
     package private(set) var children: [String: SiteCallTree] = [:]
     /// The children's names in the order they first appeared.
     package private(set) var order: [String] = []
@@ -37,8 +39,9 @@ package final class SiteCallTree {
             var node = root
             node.bytes += bytes(row.counts)
             node.allocations += row.counts.allocations
-            for name in SiteFrame.userPath(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
-                node = node.child(name)
+            for frame in SiteFrame.userFrames(stacks[row.stackID]?.frames ?? [.unknown], site: row.site) {
+                node = node.child(frame.function)
+                if node.location.isEmpty { node.location = frame.location }
                 node.bytes += bytes(row.counts)
                 node.allocations += row.counts.allocations
             }

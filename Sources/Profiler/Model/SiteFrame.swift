@@ -62,14 +62,42 @@ public struct SiteStack: Hashable, Sendable {
 }
 
 extension SiteFrame {
+    /// The name of the node a stack cut at the capture depth (`record --site-depth`) starts
+    /// under: its outer frames, the measured region's among them, were not captured, so its
+    /// path starts mid-tree.
+    public static let cutMarker = "(stack cut at the capture depth; outer frames not captured)"
+
     /// The user's frames of a stack inside the measured region, outermost first (what lies
     /// outside it, the runner and main, is the same for every site); the site alone if none.
+    /// A stack without the region's frame was cut by the capture depth: its path starts
+    /// with ``cutMarker`` instead of passing for the outermost frames.
     package static func userPath(_ frames: [SiteFrame], site: String) -> [String] {
-        var inside = frames
-        if let cut = frames.firstIndex(where: { $0.function.contains(" ProfilerHooks.AllocationScope.measure") }) {
-            inside = Array(frames[..<cut])
-        }
-        let path = inside.filter(\.isUserCode).reversed().map(\.function)
-        return path.isEmpty ? [site] : Array(path)
+        userFrames(frames, site: site).map(\.function)
     }
+
+    /// ``userPath(_:site:)`` as frames, with their locations.
+    package static func userFrames(_ frames: [SiteFrame], site: String) -> [SiteFrame] {
+        var inside = frames
+        let cut = frames.firstIndex(where: { $0.function.contains(" ProfilerHooks.AllocationScope.measure") })
+        if let cut { inside = Array(frames[..<cut]) }
+        var path = Array(inside.filter(\.isUserCode).reversed())
+        if path.isEmpty { path = [frames.first(where: { $0.function == site }) ?? SiteFrame(module: "", function: site)] }
+        let captured = !(frames.isEmpty || frames == [.unknown] || frames == [.untracked])
+        if cut == nil && captured { path.insert(SiteFrame(module: "", function: cutMarker), at: 0) }
+        return path
+    }
+
+    /// "File.swift:12", "File.swift" where only the file is known, "" where nothing is, or
+    /// where what the debug information gave is no source file: `<compiler-generated>`,
+    /// `<stdin>` (code the compiler made up, or read from a pipe), or a non-Swift file with
+    /// no line (llvm-symbolizer's nearest unit, e.g. crtstuff.c for a stdlib function).
+    public static func location(file: String, line: Int) -> String {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        if name.isEmpty || name.hasPrefix("<") { return "" }
+        if line > 0 { return "\(name):\(line)" }
+        return name.hasSuffix(".swift") ? name : ""
+    }
+
+    /// This frame's ``location(file:line:)``.
+    public var location: String { Self.location(file: file, line: line) }
 }

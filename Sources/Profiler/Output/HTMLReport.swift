@@ -1,7 +1,8 @@
 import Foundation
 import ProfilerModel
 
-/// One self-contained HTML page (no scripts, no fonts, no network) with each run's
+/// One self-contained HTML page (no fonts, no network; a small inline script only for the
+/// allocation sites' icicles, which read without it) with each run's
 /// report table, charts that fit its scenario, and its live bytes over the steps.
 /// Light and dark mode follow the reader's setting; charts keep together when printed.
 public enum HTMLReport {
@@ -19,17 +20,29 @@ public enum HTMLReport {
         }
     }
 
-    package static let style = """
+    package static let style = base + tableStyle
+
+    /// Tables that fit the window and the printed page (A4 and Letter, portrait).
+    package static let tableStyle = """
+        table { border-collapse: collapse; font-size: 12px; margin: 1rem 0; max-width: 100%; }
+        th, td { padding: 3px 6px; border-bottom: 1px solid var(--grid); text-align: left; vertical-align: bottom; }
+        th { font-weight: 600; font-size: 11px; hyphens: none; }
+        td { overflow-wrap: anywhere; }
+        td.n, td.none { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        th.n { text-align: right; }
+        @page { margin: 12mm; }
+        @media print { body { margin: 0; max-width: none; padding: 0; font-size: 10px; } table { font-size: 8px; } th { font-size: 7.5px; }
+          th, td { padding: 2px 3px; } tr { break-inside: avoid; } svg.chart { max-width: 640px; } }
+        """
+
+    static let base = """
         :root { color-scheme: light dark; --bg: #ffffff; --ink: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7;
           --series-0: #0a84ff; --series-1: #ff9f0a; --series-2: #30b350; --series-3: #bf5af2; --series-4: #ff375f; --series-5: #64d2ff; }
         @media (prefers-color-scheme: dark) { :root { --bg: #1c1c1e; --ink: #f5f5f7; --muted: #a1a1a6; --grid: #3a3a3c; } }
-        body { background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 780px; padding: 0 1rem; }
+        body { background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; }
         h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2.5rem; border-bottom: 1px solid var(--grid); }
         .meta { color: var(--muted); }
-        table { border-collapse: collapse; width: 100%; font-size: 12px; margin: 1rem 0; display: block; overflow-x: auto; }
-        th, td { padding: 3px 6px; border-bottom: 1px solid var(--grid); text-align: left; white-space: nowrap; }
-        td.n { text-align: right; font-variant-numeric: tabular-nums; }
-        svg.chart { width: 100%; height: auto; margin: 0.5rem 0 1rem; break-inside: avoid; }
+        svg.chart { width: 100%; max-width: 900px; display: block; height: auto; margin: 0.5rem 0 1rem; break-inside: avoid; }
         svg .title { font-size: 13px; font-weight: 600; fill: var(--ink); }
         svg .axis, svg .label { font-size: 10px; fill: var(--muted); }
         svg .label { fill: var(--ink); }
@@ -40,21 +53,23 @@ public enum HTMLReport {
         .s3 { fill: var(--series-3); } .s4 { fill: var(--series-4); } .s5 { fill: var(--series-5); }
         .l0 { stroke: var(--series-0); } .l1 { stroke: var(--series-1); } .l2 { stroke: var(--series-2); }
         .l3 { stroke: var(--series-3); } .l4 { stroke: var(--series-4); } .l5 { stroke: var(--series-5); }
-        @media print { body { margin: 0; max-width: none; } section { break-before: page; } section:first-of-type { break-before: auto; } }
+        @media print { section { break-before: page; } section:first-of-type { break-before: auto; } }
         """
 
     public static func render(_ sections: [Section], generatedAt: String) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>profctl report</title>"
-        html += "<style>\(style)</style></head><body>\n<h1>profctl report</h1>\n"
+        let icicles = sections.contains { !$0.siteCharts.isEmpty }
+        html += "<style>\(style)\(icicles ? SiteIcicle.style : "")</style></head><body>\n<h1>profctl report</h1>\n"
         html += "<p class=\"meta\">\(sections.count) run(s), generated \(SVGChart.escape(generatedAt)). Every figure is derived from recorded events; bytes are requested bytes unless a caption says otherwise.</p>\n"
+        if icicles { html += SiteIcicle.tools }
         for section in sections { html += render(section) }
-        return html + "</body></html>\n"
+        return html + (icicles ? SiteIcicle.script : "") + "</body></html>\n"
     }
 
     static func render(_ section: Section) -> String {
         let report = section.report, run = report.run
-        var html = "<section>\n<h2>\(SVGChart.escape(run.scenario))</h2>\n"
+        var html = "<section data-run=\"\(SVGChart.escape(run.runID))\" data-scenario=\"\(SVGChart.escape(run.scenario))\">\n<h2>\(SVGChart.escape(run.scenario))</h2>\n"
         html += "<p class=\"meta\">run \(SVGChart.escape(run.runID)), \(SVGChart.escape(run.startedAt)), \(SVGChart.escape(run.buildConfiguration)) build"
         html += run.gitCommit.map { ", commit \(SVGChart.escape(String($0.prefix(12))))" } ?? ""
         html += report.measure.map { ", \($0.rawValue) bytes against \(SVGChart.escape(run.baselineStrategy))" } ?? ""
@@ -69,14 +84,30 @@ public enum HTMLReport {
         return html
     }
 
+    /// A table that fits the page: headers break after their underscores (a 14-column
+    /// report fits 1200 px, and an A4 or Letter page when printed), numbers stay on one
+    /// line, long names wrap anywhere rather than pushing columns off the page.
     package static func table(_ table: ResultTable) -> String {
-        var html = "<table><thead><tr>" + table.columns.map { "<th>\(SVGChart.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+        let numeric = table.columns.indices.map { index in
+            !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index].displayText == "-" || $0[index].displayText.isEmpty) }
+        }
+        var html = "<table><thead><tr>" + zip(table.columns, numeric).map { name, isNumber in
+            "<th\(isNumber ? " class=\"n\"" : "") title=\"\(SVGChart.escape(name))\">\(header(name))</th>"
+        }.joined() + "</tr></thead><tbody>"
         for row in table.rows {
-            html += "<tr>" + row.map { value in
-                "<td\(value.isNumeric ? " class=\"n\"" : "")>\(SVGChart.escape(value.displayText))</td>"
+            // A number column's "-" (NULL) sits where its numbers do.
+            html += "<tr>" + row.enumerated().map { index, value in
+                let right = value.isNumeric || index < numeric.count && numeric[index]
+                return "<td\(right ? " class=\"\(value.isNumeric ? "n" : "n none")\"" : "")>\(SVGChart.escape(value.displayText))</td>"
             }.joined() + "</tr>"
         }
         return html + "</tbody></table>\n"
+    }
+
+    /// A column name with a line-break opportunity after each underscore (the header's
+    /// title attribute keeps the name whole, to hover over and to search the page's source).
+    static func header(_ name: String) -> String {
+        SVGChart.escape(name).replacingOccurrences(of: "_", with: "_<wbr>")
     }
 
     /// The values of `column` per row, and the row labels from `labelColumn`.
@@ -142,7 +173,7 @@ public enum HTMLReport {
         return SVGChart.lines(title: "Live bytes after each step", unit: "bytes", steps: longest.map(\.step),
                               series: zip(strategies, perStrategy).map { strategy, points in
                                   SVGChart.Series(name: strategy, values: points.map { $0.liveBytes })
-                              })
+                              }, kind: "timeline")
     }
 }
 

@@ -89,27 +89,35 @@ struct Symbolizer {
         return nil
     }()
 
-    private struct Answer {
+    struct Answer: Equatable {
         var function: String?
         var file: String?
         var line: Int
     }
 
-    /// One answer per offset: llvm-symbolizer prints the function, then file:line:column,
-    /// then a blank line.
+    /// One answer per offset: llvm-symbolizer prints a function and its file:line:column per
+    /// inlined frame, innermost first, then a blank line. The answer is the outermost pair:
+    /// the function the symbol table names the address by, and its own line (the call into
+    /// what was inlined). With `--no-inlines` it printed the outer function with the
+    /// innermost line, so a frame was placed in the file of code inlined into it.
     private static func run(_ tool: String, module: String, offsets: [UInt]) -> [Answer]? {
         let text = offsets.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
-        guard let outcome = ChildProcess.run(tool, ["--obj=\(module)", "--no-inlines", "--functions=linkage", "--no-demangle"],
+        guard let outcome = ChildProcess.run(tool, ["--obj=\(module)", "--inlines", "--functions=linkage", "--no-demangle"],
                                              input: Array(text.utf8)),
               outcome.succeeded else { return nil }
-        let data = outcome.output
+        return answers(String(decoding: outcome.output, as: UTF8.self))
+    }
+
+    /// llvm-symbolizer's output read: one answer per blank-line separated block.
+    static func answers(_ text: String) -> [Answer] {
         var answers: [Answer] = []
-        let blocks = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n")
+        let blocks = text.components(separatedBy: "\n\n")
         for block in blocks {
             let lines = block.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             guard lines.count >= 2 else { continue }
-            let function = lines[0] == "??" ? nil : lines[0]
-            let location = lines[1].split(separator: ":").map(String.init)
+            let outer = lines.count - 2 - lines.count % 2
+            let function = lines[outer] == "??" ? nil : lines[outer]
+            let location = lines[outer + 1].split(separator: ":").map(String.init)
             var file: String?
             var line = 0
             if location.count >= 2, location[0] != "??" {

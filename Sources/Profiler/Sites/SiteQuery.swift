@@ -131,8 +131,7 @@ public enum SiteQuery {
 
     /// "File.swift:12", "File.swift" without a line, "" without debug information.
     static func location(_ row: SiteRow) -> String {
-        let name = row.file.split(separator: "/").last.map(String.init) ?? row.file
-        return row.line > 0 ? "\(name):\(row.line)" : name
+        SiteFrame.location(file: row.file, line: row.line)
     }
 
     /// The sites as call trees, one per (component, strategy, kind): the user's frames from
