@@ -10,6 +10,7 @@ struct Prune: ParsableCommand, Exemplified {
     ]
 
     static let configuration = CommandConfiguration(
+        commandName: "prune",
         abstract: "Delete aborted runs (killed, failed, interrupted by Ctrl-C) and give their space back.",
         discussion: """
             Lists the runs it deletes on stdout (run_id, scenario, started_at, events, reason), \
