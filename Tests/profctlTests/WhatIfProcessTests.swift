@@ -38,7 +38,7 @@ struct WhatIfProcessTests {
         #expect(check.stdout.split(separator: "\n").filter { $0.hasSuffix("yes") }.count == 4, "\(check.stdout)")
         let html = try ProfctlProcess.run(["whatif", "--format", "html"], in: folder.url)
         #expect(html.status == 0)
-        #expect(html.stdout.contains("<svg class=\"chart\"") && html.stdout.contains("Hit ratio against capacity"))
+        #expect(html.stdout.contains("<svg class=\"chart\"") && html.stdout.contains("Hit ratio by capacity in bytes"))
     }
 
     @Test("bad input gets exit 64 with the choices")

@@ -14,7 +14,8 @@ public enum WhatIfPage {
         return html + HTMLReport.table(table) + "</body></html>\n"
     }
 
-    /// The two charts, or none when the table has no capacities (only policies without one).
+    /// The curves of the policies with a capacity (hit ratio, and the most bytes held), then
+    /// the hit ratios of those without one as bars: each line keeps a colour of its own.
     public static func charts(_ table: ResultTable) -> [String] {
         guard let policyColumn = table.columns.firstIndex(of: "policy"), let capacityColumn = table.columns.firstIndex(of: "capacity"),
               let unitColumn = table.columns.firstIndex(of: "unit"), let ratioColumn = table.columns.firstIndex(of: "hit_ratio"),
@@ -22,23 +23,35 @@ public enum WhatIfPage {
         var capacities: [Int64] = []
         for row in table.rows { if let c = row[capacityColumn].int64, !capacities.contains(c) { capacities.append(c) } }
         capacities.sort()
-        guard !capacities.isEmpty else { return [] }
         let unit = table.rows.lazy.compactMap { $0[unitColumn].string }.first ?? "bytes"
-        var policies: [String] = []
-        for row in table.rows { if let p = row[policyColumn].string, !policies.contains(p) { policies.append(p) } }
-        func series(_ column: Int) -> [SVGChart.Series] {
-            policies.map { policy in
-                let rows = table.rows.filter { $0[policyColumn].string == policy }
-                let flat = rows.count == 1 && rows[0][capacityColumn].int64 == nil
-                return SVGChart.Series(name: flat ? "\(policy) (no capacity)" : policy, values: capacities.map { capacity in
-                    (flat ? rows.first : rows.first { $0[capacityColumn].int64 == capacity })?[column].double
-                })
+        var bounded: [String] = [], unbounded: [(String, Double?)] = []
+        for row in table.rows {
+            guard let policy = row[policyColumn].string else { continue }
+            if row[capacityColumn].int64 == nil {
+                unbounded.append((policy, row[ratioColumn].double))
+            } else if !bounded.contains(policy) {
+                bounded.append(policy)
             }
         }
-        let steps = capacities.map { unit == "bytes" ? SVGChart.short(Double($0)) : String($0) }
-        return [
-            SVGChart.lines(title: "Hit ratio against capacity (\(unit), log scale)", unit: "hit ratio", steps: steps, series: series(ratioColumn)),
-            SVGChart.lines(title: "Most bytes held against capacity (\(unit), log scale)", unit: "bytes", steps: steps, series: series(bytesColumn)),
-        ]
+        var charts: [String] = []
+        if !capacities.isEmpty && !bounded.isEmpty {
+            func series(_ column: Int) -> [SVGChart.Series] {
+                bounded.map { policy in
+                    SVGChart.Series(name: policy, values: capacities.map { capacity in
+                        table.rows.first { $0[policyColumn].string == policy && $0[capacityColumn].int64 == capacity }?[column].double
+                    })
+                }
+            }
+            let steps = capacities.map { unit == "bytes" ? SVGChart.short(Double($0)) : String($0) }
+            charts.append(SVGChart.lines(title: "Hit ratio by capacity in \(unit), log scale", unit: "share of lookups",
+                                         steps: steps, series: series(ratioColumn)))
+            charts.append(SVGChart.lines(title: "Most bytes held by capacity in \(unit), log scale", unit: "bytes",
+                                         steps: steps, series: series(bytesColumn)))
+        }
+        if !unbounded.isEmpty {
+            charts.append(SVGChart.bars(title: "Hit ratio of the policies without a capacity", unit: "share of lookups",
+                                        categories: unbounded.map(\.0), series: [SVGChart.Series(name: "hit ratio", values: unbounded.map(\.1))]))
+        }
+        return charts
     }
 }
