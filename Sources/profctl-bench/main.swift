@@ -7,7 +7,7 @@ import Profiler
 
 /// The sections of the benchmark, in the order a full run measures them.
 enum BenchSection: String, CaseIterable, ExpressibleByArgument {
-    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale
+    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale, whatif
 }
 
 struct ProfctlBench: ParsableCommand {
@@ -25,6 +25,7 @@ struct ProfctlBench: ParsableCommand {
               swift build -c release --product profctl-bench
               .build/release/profctl-bench --quick --skip-scale --json /tmp/bench.json
               .build/release/profctl-bench --only fixed-cost
+              .build/release/profctl-bench --only whatif
               .build/release/profctl-bench --record-loop 2000
               .build/release/profctl-bench --hook-loop full-region 100000 32
             """)
@@ -136,6 +137,12 @@ struct ProfctlBench: ParsableCommand {
         if wanted(.ingest) {
             progress("ingest")
             figures += try Ingest(events: quick ? 100_000 : 1_000_000, rounds: quick ? 2 : 3, folder: folder).figures()
+        }
+        if wanted(.whatif) {
+            progress("what-if curves")
+            figures += try WhatIfCost(lengths: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000],
+                                      keyCounts: quick ? [1000, 100_000] : [10_000, 1_000_000], rounds: quick ? 1 : 3)
+                .figures(progress: progress)
         }
         if wanted(.scale) && !skipScale {
             progress("databases at scale")

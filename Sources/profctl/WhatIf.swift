@@ -7,7 +7,7 @@ extension CapacityUnit: ExpressibleByArgument {}
 
 struct WhatIf: ParsableCommand, Exemplified {
     static let examples = [
-        "profctl record image-cache --set requests=20000 --quiet && profctl whatif",
+        "profctl record image-cache --set requests=2000 --quiet && profctl whatif",
         "profctl whatif --policy lru,sieve --capacity 256KB,1MB,4MB",
         "profctl whatif --hit-ratio 0.8                 # the smallest capacity per policy",
         "profctl whatif --check-replay                  # each strategy replayed reproduces the run",

@@ -167,3 +167,50 @@ struct WhatIfTests {
         #expect((checks.first { $0.strategy == "sweep-cache" }?.recordedEvictions ?? 0) > 0)
     }
 }
+
+/// The cache users adopt (MeasuredCache): its events are a trace that LRU's replay at the
+/// same limit reproduces, hit for hit, eviction for eviction, byte for byte.
+@Suite("MeasuredCache")
+struct MeasuredCacheTests {
+    final class Blob {
+        let bytes: [UInt8]
+        init(_ count: Int) { bytes = [UInt8](repeating: 1, count: count) }
+    }
+
+    /// Lookups of a Zipf stream through a cache on a thread of its own; the trace its events
+    /// make, and the bytes it holds at the end.
+    func record(_ limit: MeasuredCache<Blob>.Limit, lookups: Int) throws -> (CacheTrace, Int) {
+        let sink = CollectingSink()
+        let resident = try onOwnThread { () throws -> Int in
+            let cache = MeasuredCache<Blob>(limit: limit)
+            let probe = Probe(sink: sink, component: "cache", strategy: "lru")
+            var draws = ZipfDraws(count: 40, exponent: 0.8, seed: 3)
+            let sizes = (0..<40).map { _ in 64 + draws.below(4000) }
+            for _ in 0..<lookups {
+                let key = draws.next()
+                _ = keep(try cache.value(forKey: "b\(key)", probe: probe) { Blob(sizes[key]) })
+            }
+            try cache.idle(probe: probe)
+            return cache.residentBytes
+        }
+        var trace = CacheTrace()
+        for event in sink.events {
+            guard let operation = CacheTrace.Operation(eventKind: event.kind.rawValue) else { continue }
+            trace.append(operation, name: event.component, bytes: event.requestedBytes)
+        }
+        return (trace, resident)
+    }
+
+    @Test("replaying its trace as lru at its limit reproduces every lookup, eviction and byte held, in bytes and in entries")
+    func replayReproducesIt() throws {
+        for (limit, capacity, unit) in [(MeasuredCache<Blob>.Limit.bytes(20_000), 20_000, CapacityUnit.bytes), (.entries(9), 9, .entries)] {
+            let (trace, resident) = try record(limit, lookups: 1500)
+            let replayed = CachePolicy.lru.replay(trace, capacity: capacity, unit: unit)
+            #expect(trace.requests == 1500)
+            #expect(replayed.mismatches == 0, "\(limit)")
+            #expect(replayed.evictions == trace.recordedEvictions && trace.recordedEvictions > 0, "\(limit)")
+            #expect(replayed.endResidentBytes == resident, "\(limit)")
+            #expect(trace.operations.last == .idle)
+        }
+    }
+}

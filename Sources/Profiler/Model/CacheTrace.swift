@@ -18,6 +18,19 @@ public struct CacheTrace: Sendable, Equatable {
         case idle
 
         public var isRequest: Bool { self == .hit || self == .miss }
+
+        /// The operation an event kind stands for (`hit`, `miss`, `release`, `evict`, `idle`);
+        /// nil for the kinds a trace leaves out (`create`, `realize`).
+        public init?(eventKind: String) {
+            switch eventKind {
+            case "hit": self = .hit
+            case "miss": self = .miss
+            case "release": self = .release
+            case "evict": self = .evict
+            case "idle": self = .idle
+            default: return nil
+            }
+        }
     }
 
     public private(set) var operations: [Operation] = []

@@ -46,7 +46,7 @@ public enum CacheTraceQuery {
         var trace = CacheTrace()
         trace.reserveCapacity(rows.count)
         for row in rows {
-            guard let kind = row[0].string, let operation = operation(kind) else { continue }
+            guard let kind = row[0].string, let operation = CacheTrace.Operation(eventKind: kind) else { continue }
             trace.append(operation, name: row[1].string ?? "", bytes: Int(row[2].int64 ?? 0))
         }
         return trace
@@ -61,16 +61,5 @@ public enum CacheTraceQuery {
             WHERE r.run_id = ? AND m.strategy = ? AND m.repeat = ?
             ORDER BY m.elapsed_ns DESC LIMIT 1
             """, [.text(runID), .text(strategy), .init(repeatIndex)])?.int64.map { Int($0) }
-    }
-
-    private static func operation(_ kind: String) -> CacheTrace.Operation? {
-        switch kind {
-        case "hit": .hit
-        case "miss": .miss
-        case "release": .release
-        case "evict": .evict
-        case "idle": .idle
-        default: nil
-        }
     }
 }
