@@ -129,6 +129,16 @@ struct WhatIf: ParsableCommand, Exemplified {
         }
     }
 
+    /// The HTML report's charts for a run with cache lookups: every policy at the default
+    /// capacities over its first strategy's trace; none for a run without lookups.
+    static func reportCharts(_ run: RunInfo, in db: any SQLRowSource) throws -> [String] {
+        guard let first = try CacheTraceQuery.strategies(runID: run.runID, in: db).first else { return [] }
+        let trace = try CacheTraceQuery.load(runID: run.runID, strategy: first, in: db)
+        let table = WhatIfAnalysis.curve(trace, policies: CachePolicy.allCases,
+                                         capacities: WhatIfAnalysis.defaultCapacities(trace, unit: .bytes), unit: .bytes)
+        return WhatIfPage.charts(table)
+    }
+
     private func emit(_ text: String) throws {
         if let output {
             try OutputPath.write(Data(text.utf8), to: output)
