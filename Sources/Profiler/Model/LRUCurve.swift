@@ -166,17 +166,41 @@ struct PositionTrees {
         }
     }
 
-    /// Moves the live positions to the front, in order, and rewrites `last` to match;
-    /// the trees grow when live keys fill more than half of them.
+    /// Moves the live positions to the front, in order, and rewrites `last` to match; the
+    /// trees grow when live keys fill more than half of them. In place: a key's new position
+    /// is the count of live positions before its old one, and the trees are rebuilt in
+    /// linear time, so a renumbering allocates nothing unless the trees grow.
     mutating func renumber(_ last: inout [Int32]) {
-        var newPosition = [Int32](repeating: -1, count: sizeAt.count)
-        var live: [Int] = []
-        for position in sizeAt.indices where sizeAt[position] >= 0 {
-            newPosition[position] = Int32(live.count)
-            live.append(sizeAt[position])
+        for k in last.indices where last[k] >= 0 {
+            let p = Int(last[k])
+            last[k] = Int32(totalCount - after(p).count - 1)
         }
-        for k in last.indices where last[k] >= 0 { last[k] = newPosition[Int(last[k])] }
-        self = PositionTrees(capacity: max(sizeAt.count, 2 * live.count))
-        for size in live { _ = append(bytes: size) }
+        var live = 0
+        for position in sizeAt.indices where sizeAt[position] >= 0 {
+            sizeAt[live] = sizeAt[position]
+            live += 1
+        }
+        let capacity = max(sizeAt.count, 2 * live)
+        if capacity > sizeAt.count {
+            sizeAt += Array(repeating: -1, count: capacity - sizeAt.count)
+            counts = Array(repeating: 0, count: capacity + 1)
+            bytes = Array(repeating: 0, count: capacity + 1)
+        }
+        for position in live..<sizeAt.count { sizeAt[position] = -1 }
+        // Linear Fenwick construction: each node adds itself to its parent once.
+        for i in counts.indices {
+            counts[i] = i >= 1 && i <= live ? 1 : 0
+            bytes[i] = i >= 1 && i <= live ? sizeAt[i - 1] : 0
+        }
+        for i in 1..<counts.count {
+            let parent = i + (i & -i)
+            if parent < counts.count {
+                counts[parent] += counts[i]
+                bytes[parent] += bytes[i]
+            }
+        }
+        used = live
+        totalCount = live
+        totalBytes = sizeAt[0..<live].reduce(0, +)
     }
 }
