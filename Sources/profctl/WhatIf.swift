@@ -52,8 +52,8 @@ struct WhatIf: ParsableCommand, Exemplified {
     @Flag(name: .customLong("check-replay"), help: "Replay each strategy of the run as the policy it is and compare with the recorded hits, misses, evictions and bytes kept.")
     var checkReplay = false
 
-    @Option(help: "table, markdown, csv, json or html.")
-    var format = OutputFormat.table
+    @Option(help: TableFormat.help("the curves as charts above the table"))
+    var format = TableFormat(.table)
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of stdout.")
     var output: String?
@@ -124,7 +124,7 @@ struct WhatIf: ParsableCommand, Exemplified {
             }
             let text = format == .html && hitRatio == nil
                 ? WhatIfPage.render(table, title: "run \(run.runID), \(run.scenario), \(chosen)'s trace: \(trace.requests) lookups of \(trace.distinctKeys) keys")
-                : format.renderer.render(table)
+                : try format.format.render(table)
             try emit(text)
         }
     }
@@ -178,7 +178,7 @@ struct WhatIf: ParsableCommand, Exemplified {
             checks.append(ReplayCheck(strategy: name, policy: policy, trace: trace,
                                       recordedEndBytes: try CacheTraceQuery.endLiveBytes(runID: run.runID, strategy: name, in: db)))
         }
-        try emit(format.renderer.render(ResultTable(columns: ReplayCheck.columns, rows: checks.map(\.row))))
+        try emit(format.format.render(ResultTable(columns: ReplayCheck.columns, rows: checks.map(\.row))))
         let differing = checks.filter { !$0.matches }.map(\.strategy)
         guard differing.isEmpty else {
             Console.error("replaying the trace did not reproduce the run for \(differing.joined(separator: ", ")); the table shows where")
