@@ -70,7 +70,8 @@ public enum ExitCodes {
             case .readOnlyViolation: usage
             case .missingDatabase, .runNotFound, .noRuns, .queryTimedOut: failure
             }
-        case is ScenarioError, is ScenarioFileError, is UnknownNameError, is LeakBudgetError, is InvalidStatement: usage
+        case is ScenarioError, is ScenarioFileError, is UnknownNameError, is LeakBudgetError, is InvalidStatement,
+             is NoCacheLookupsError: usage
         case let check as CheckError:
             switch check {
             case .baselineNotFound: baselineNotFound

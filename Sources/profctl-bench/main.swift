@@ -7,7 +7,7 @@ import Profiler
 
 /// The sections of the benchmark, in the order a full run measures them.
 enum BenchSection: String, CaseIterable, ExpressibleByArgument {
-    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale, commands
+    case hooks, scenarios, endToEnd = "end-to-end", fixedCost = "fixed-cost", ingest, scale, commands, whatif
 }
 
 struct ProfctlBench: ParsableCommand {
@@ -27,6 +27,8 @@ struct ProfctlBench: ParsableCommand {
               .build/release/profctl-bench --quick --skip-scale --json /tmp/bench.json
               .build/release/profctl-bench --only fixed-cost
               .build/release/profctl-bench --only commands
+              .build/release/profctl-bench --quick --only whatif
+              .build/release/profctl-bench --whatif-loop 1000000 10000
               .build/release/profctl-bench --record-loop 2000
               .build/release/profctl-bench --hook-loop full-region 100000 32
             """)
@@ -61,11 +63,16 @@ struct ProfctlBench: ParsableCommand {
                                valueName: "count path"))
     var writeSynthetic: [String] = []
 
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Compute LRU's curve over a Zipf trace of LOOKUPS over KEYS keys, beside one simulation, and print their CPU times (for /usr/bin/time -v).",
+                               valueName: "lookups keys"))
+    var whatifLoop: [String] = []
+
     /// The loop modes are alternatives to a benchmark run and to each other.
     func validate() throws {
-        let modes = [!hookLoop.isEmpty, fixedCostLoop != nil, recordLoop != nil, !writeSynthetic.isEmpty].filter { $0 }.count
+        let modes = [!hookLoop.isEmpty, fixedCostLoop != nil, recordLoop != nil, !writeSynthetic.isEmpty, !whatifLoop.isEmpty].filter { $0 }.count
         if modes > 1 {
-            throw ValidationError("--hook-loop, --fixed-cost-loop, --record-loop and --write-synthetic each run alone; give one of them.")
+            throw ValidationError("--hook-loop, --fixed-cost-loop, --record-loop, --write-synthetic and --whatif-loop each run alone; give one of them.")
         }
         if modes == 1 && (quick || skipScale || only != nil || json != nil) {
             throw ValidationError("--quick, --skip-scale, --only and --json apply to a benchmark run, not to a loop mode.")
@@ -74,6 +81,11 @@ struct ProfctlBench: ParsableCommand {
             guard hookLoop.count == 3, HookLoop.modes.contains(hookLoop[0]), UInt64(hookLoop[1]) != nil,
                   let size = Int(hookLoop[2]), size >= 0 else {
                 throw ValidationError("--hook-loop takes MODE PAIRS SIZE, e.g. '--hook-loop full-region 100000 32'; modes: \(HookLoop.modes.joined(separator: ", ")).")
+            }
+        }
+        if !whatifLoop.isEmpty {
+            guard whatifLoop.count == 2, let lookups = Int(whatifLoop[0]), let keys = Int(whatifLoop[1]), lookups >= 1, keys >= 1 else {
+                throw ValidationError("--whatif-loop takes LOOKUPS KEYS, e.g. '--whatif-loop 10000000 10000'.")
             }
         }
         if let runs = fixedCostLoop, runs < 1 { throw ValidationError("--fixed-cost-loop takes a number of runs of at least 1.") }
@@ -88,6 +100,9 @@ struct ProfctlBench: ParsableCommand {
     func run() throws {
         if hookLoop.count == 3, let pairs = UInt64(hookLoop[1]), let size = Int(hookLoop[2]) {
             return try HookLoop.run(mode: hookLoop[0], pairs: pairs, size: size)
+        }
+        if whatifLoop.count == 2, let lookups = Int(whatifLoop[0]), let keys = Int(whatifLoop[1]) {
+            return WhatIfCost.loop(lookups: lookups, keys: keys)
         }
         if writeSynthetic.count == 2, let count = Int(writeSynthetic[0]) {
             return try AtScale.writeSynthetic(count: count, path: writeSynthetic[1])
@@ -142,6 +157,12 @@ struct ProfctlBench: ParsableCommand {
         if wanted(.commands) {
             progress("whole commands")
             figures += try Commands(rounds: quick ? 3 : 9, folder: folder).figures()
+        }
+        if wanted(.whatif) {
+            progress("what-if curves")
+            figures += try WhatIfCost(lengths: quick ? [100_000, 1_000_000] : [1_000_000, 10_000_000],
+                                      keyCounts: quick ? [1000, 100_000] : [10_000, 1_000_000], rounds: quick ? 1 : 3)
+                .figures(progress: progress)
         }
         if wanted(.scale) && !skipScale {
             progress("databases at scale")

@@ -20,6 +20,6 @@ struct Profctl: ParsableCommand, Exemplified {
             """,
         version: ProfilerVersion.current,
         subcommands: [Record.self, Report.self, Query.self, Check.self, Baseline.self, Compare.self, TrendCommand.self, Export.self, Sites.self,
-                      Runs.self, Scenarios.self, Merge.self, Push.self, Migrate.self, Prune.self]
+                      WhatIf.self, Runs.self, Scenarios.self, Merge.self, Push.self, Migrate.self, Prune.self]
     )
 }

@@ -58,7 +58,7 @@ struct ConservationTests {
                SUM(requested_bytes),
                MIN(CASE WHEN kind IN ('release', 'evict') THEN NULL ELSE seq END),
                MIN(CASE WHEN kind IN ('release', 'evict') THEN seq END)
-        FROM event_log WHERE run_id = ?
+        FROM event_log WHERE run_id = ? AND kind <> 'idle'
         GROUP BY component, strategy, repeat, instance
         """
 

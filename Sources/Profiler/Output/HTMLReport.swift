@@ -14,6 +14,8 @@ public enum HTMLReport {
         /// Icicle charts of its allocation sites (SiteIcicle.charts), for runs recorded
         /// with --sites; empty draws nothing.
         public var siteCharts: [String] = []
+        /// Miss-ratio curves of a cache run's request trace (WhatIfPage.charts); empty draws nothing.
+        public var whatIfCharts: [String] = []
         public init(report: RunReport, timeline: [TimelinePoint]) {
             self.report = report
             self.timeline = timeline
@@ -79,6 +81,9 @@ public enum HTMLReport {
         html += SizeClassChart.render(section.sizeClasses, strategyOrder: labels(report.table, "strategy"))
         if !section.siteCharts.isEmpty {
             html += "<h3>Where the bytes come from: allocation sites</h3>\n" + section.siteCharts.joined(separator: "\n") + "\n"
+        }
+        if !section.whatIfCharts.isEmpty {
+            html += "<h3>What if: other cache sizes and policies (profctl whatif)</h3>\n" + section.whatIfCharts.joined(separator: "\n") + "\n"
         }
         html += table(report.table) + "</section>\n"
         return html

@@ -3,14 +3,14 @@
 /// test gives the same answer for the same series on every machine and toolchain.
 /// `shuffle(using:)` of the standard library is not used because its algorithm is not
 /// promised to stay the same between Swift versions.
-struct SeededRandom: Sendable {
+package struct SeededRandom: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -20,7 +20,7 @@ struct SeededRandom: Sendable {
 
     /// A uniform integer in 0..<bound (bound > 0), without modulo bias: draws that fall in
     /// the incomplete last block of 2^64 are thrown away.
-    mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         let limit = UInt64(bound)
         let threshold = (0 &- limit) % limit
         while true {

@@ -10,8 +10,10 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case evict
     /// The instance, or its realized component, was given up.
     case release
+    /// The run loop went idle: a sweeping cache sweeps (a cache's trace marks it for replay).
+    case idle
 
-    /// The key events store, as in the event_kinds table of migrations/0001_initial.sql.
+    /// The key events store, as in the event_kinds table of migrations/0001_initial.sql (idle: 0013_cache_trace.sql).
     public var code: Int64 {
         switch self {
         case .create: 0
@@ -20,6 +22,7 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
         case .miss: 3
         case .evict: 4
         case .release: 5
+        case .idle: 6
         }
     }
 }

@@ -1,10 +1,15 @@
 internal import ProfilerCatalog
 import ProfilerModel
+import ProfilerRecording
+import ProfilerQueries
 
 /// Seed experiment 4: the same images shown in K places, fetched by name with no cache,
 /// a strong cache, a strong cache with an idle-time sweep, and a weak cache. Then every
-/// placement is released, and the run loop goes idle twice.
-public struct ImageCacheScenario: Scenario {
+/// placement is released, and the run loop goes idle twice. With `requests` set, a longer
+/// trace instead: Zipf-distributed lookups over `images` images of varied sizes, each
+/// shown until `window` later lookups have been, with idle turns in between (the trace
+/// `profctl whatif` replays at other sizes and policies).
+public struct ImageCacheScenario: Scenario, CacheTraceScenario {
     public let name = "image-cache"
     public let summary = "the same images in K places: no cache, strong, sweeping and weak caches (seed 4)"
     /// No cache, a strong cache, a strong cache swept when idle, a weak cache.
@@ -21,6 +26,20 @@ public struct ImageCacheScenario: Scenario {
         ParameterSpec("placements", "places each image is shown in", .integer(1...100_000), default: .int(7)),
         ParameterSpec("icon_side", "icon width and height in pixels (36: about 5 KB decoded)", .integer(1...4096), default: .int(36)),
         ParameterSpec("photo_side", "photo width and height in pixels (512: 1 MB decoded)", .integer(1...8192), default: .int(512)),
+        ParameterSpec("requests", "lookups of a Zipf trace over `images` images (0: the seed experiment's placements)",
+                      .integer(0...10_000_000), default: .int(0)),
+        ParameterSpec("images", "distinct images of the Zipf trace, sides from icon_side to photo_side", .integer(1...1_000_000), default: .int(200)),
+        ParameterSpec("zipf_skew", "the Zipf exponent in hundredths (90: s = 0.9; 0: uniform)", .integer(0...300), default: .int(90)),
+        ParameterSpec("seed", "seed of the Zipf trace's lookups and image sizes", .integer(0...Int(Int32.max)), default: .int(1)),
+        ParameterSpec("window", "lookups shown at once in the Zipf trace: each is released once this many more are shown",
+                      .integer(1...100_000), default: .int(20)),
+        ParameterSpec("idle_every", "an idle turn after every this many lookups of the Zipf trace (0: only at the end)",
+                      .integer(0...10_000_000), default: .int(1000)),
+    ]
+    /// What each strategy is, replayed: `profctl whatif --check-replay` reproduces the run with these.
+    public let cachePolicies: [String: CachePolicy] = [
+        Strategy.noCache.rawValue: .none, Strategy.strongCache.rawValue: .unbounded,
+        Strategy.sweepCache.rawValue: .sweep, Strategy.weakCache.rawValue: .weak,
     ]
     public let report = ReportDeclaration(
         name: "image-cache", view: "cache_report",
@@ -86,10 +105,20 @@ public struct ImageCacheScenario: Scenario {
     public init() {}
 
     public func run(_ context: ScenarioContext) throws {
-        let icon = Double(context.options.int("icon_side")), photo = Double(context.options.int("photo_side"))
-        let catalog = ImageCatalog(sizes: ["icon": Size(width: icon, height: icon), "photo": Size(width: photo, height: photo)])
+        let icon = context.options.int("icon_side"), photo = context.options.int("photo_side")
+        let warmUpCatalog = ImageCatalog(sizes: ["icon": Size(width: 1, height: 1)])
+        if context.options.int("requests") > 0 {
+            let trace = ZipfImageTrace(context, iconSide: icon, photoSide: photo)
+            for strategy in try context.strategies(Strategy.self) {
+                try runZipf(strategy, trace, warmUpCatalog, context)
+                context.progress("\(name): \(strategy.rawValue)")
+            }
+            return
+        }
+        let catalog = ImageCatalog(sizes: ["icon": Size(width: Double(icon), height: Double(icon)),
+                                           "photo": Size(width: Double(photo), height: Double(photo))])
         for strategy in try context.strategies(Strategy.self) {
-            try runStrategy(strategy, catalog, ImageCatalog(sizes: ["icon": Size(width: 1, height: 1)]), context)
+            try runStrategy(strategy, catalog, warmUpCatalog, context)
             context.progress("\(name): \(strategy.rawValue)")
         }
     }
@@ -103,15 +132,26 @@ public struct ImageCacheScenario: Scenario {
         }
     }
 
+    /// Warm-up on a throwaway cache: first use of each code path allocates once per process.
+    private func warmUp(_ typed: Strategy, _ warmUpCatalog: ImageCatalog, _ context: ScenarioContext) throws {
+        let warmUp = makeCache(typed, warmUpCatalog)
+        let warmProbe = context.discarding.probe(component: "icon", strategy: typed.rawValue)
+        _ = try warmUp.image(named: "icon", probe: warmProbe)
+        try idle(warmUp, probe: warmProbe)
+        warmUp.waitUntilQuiet()
+    }
+
+    /// An idle turn, marked in the trace first (an `idle` event) so a replay sweeps where the
+    /// run did; the sweep itself runs on the cache's queue.
+    private func idle(_ cache: any ImageCache, probe: Probe) throws {
+        try probe.measure(.idle) {}
+        try cache.idle(probe: probe)
+    }
+
     private func runStrategy(_ typed: Strategy, _ catalog: ImageCatalog, _ warmUpCatalog: ImageCatalog,
                              _ context: ScenarioContext) throws {
         let strategy = typed.rawValue
-        // Warm-up on a throwaway cache: first use of each code path allocates once per process.
-        let warmUp = makeCache(typed, warmUpCatalog)
-        let warmProbe = context.discarding.probe(component: "icon", strategy: strategy)
-        _ = try warmUp.image(named: "icon", probe: warmProbe)
-        try warmUp.idle(probe: warmProbe)
-        warmUp.waitUntilQuiet()
+        try warmUp(typed, warmUpCatalog, context)
 
         let placements = context.options.int("placements")
         let cache = makeCache(typed, catalog)
@@ -136,8 +176,8 @@ public struct ImageCacheScenario: Scenario {
         try context.step("idle", strategy: strategy) {
             // Two idle turns back to back: the second finds the first sweep still running.
             let probe = context.probe(component: "cache", strategy: strategy)
-            try cache.idle(probe: probe)
-            try cache.idle(probe: probe)
+            try idle(cache, probe: probe)
+            try idle(cache, probe: probe)
             cache.waitUntilQuiet()
             if let sweeping = cache as? SweepingImageCache {
                 let stats = sweeping.statistics
@@ -147,5 +187,86 @@ public struct ImageCacheScenario: Scenario {
             }
         }
         _ = cache
+    }
+
+    /// The Zipf trace: lookups in chunks of `idle_every` (a "show" step each, then an idle
+    /// turn, waited for so the trace's order is the same every run), each lookup's image
+    /// held until `window` more are shown; then every image still shown is released and
+    /// the run loop goes idle once more.
+    private func runZipf(_ typed: Strategy, _ trace: ZipfImageTrace, _ warmUpCatalog: ImageCatalog,
+                         _ context: ScenarioContext) throws {
+        let strategy = typed.rawValue
+        try warmUp(typed, warmUpCatalog, context)
+        let cache = makeCache(typed, trace.catalog)
+        let window = context.options.int("window")
+        var shown: [(name: String, image: Image?)] = []
+        shown.reserveCapacity(trace.lookups.count)
+        var released = 0
+        func release(upTo end: Int) throws {
+            while released < end {
+                let index = released
+                try context.probe(component: shown[index].name, strategy: strategy).instance(index).measure(.release) {
+                    shown[index].image = nil
+                }
+                released += 1
+            }
+        }
+        let chunk = trace.idleEvery > 0 ? trace.idleEvery : trace.lookups.count
+        var next = 0
+        while next < trace.lookups.count {
+            let end = min(next + chunk, trace.lookups.count)
+            try context.step("show", strategy: strategy) {
+                for index in next..<end {
+                    let name = trace.names[trace.lookups[index]]
+                    let probe = context.probe(component: name, strategy: strategy).instance(index)
+                    shown.append((name, try cache.image(named: name, probe: probe)))
+                    try release(upTo: shown.count - window)
+                }
+            }
+            next = end
+            if next < trace.lookups.count {
+                try context.step("idle", strategy: strategy) {
+                    try idle(cache, probe: context.probe(component: "cache", strategy: strategy))
+                    cache.waitUntilQuiet()
+                }
+            }
+        }
+        try context.step("release", strategy: strategy) { try release(upTo: shown.count) }
+        try context.step("idle", strategy: strategy) {
+            try idle(cache, probe: context.probe(component: "cache", strategy: strategy))
+            cache.waitUntilQuiet()
+            if let sweeping = cache as? SweepingImageCache {
+                let stats = sweeping.statistics
+                try context.metric("sweeps", Double(stats.sweeps), strategy: strategy)
+                try context.metric("sweeps_skipped", Double(stats.skipped), strategy: strategy)
+                try context.metric("sweep_ns", Double(stats.nanoseconds), strategy: strategy)
+            }
+        }
+    }
+}
+
+/// The Zipf trace's images (names and sizes) and its lookups, made once from the seed so
+/// every strategy sees the same requests.
+struct ZipfImageTrace {
+    let names: [String]
+    let catalog: ImageCatalog
+    let lookups: [Int]
+    let idleEvery: Int
+
+    init(_ context: ScenarioContext, iconSide: Int, photoSide: Int) {
+        let images = context.options.int("images")
+        var draws = ZipfDraws(count: images, exponent: Double(context.options.int("zipf_skew")) / 100,
+                              seed: UInt64(context.options.int("seed")))
+        // Short names: small strings, so a name costs no allocation of its own.
+        names = (0..<images).map { "img\($0)" }
+        let low = min(iconSide, photoSide), high = max(iconSide, photoSide)
+        var sizes: [String: Size] = [:]
+        for name in names {
+            let side = Double(low + draws.below(high - low + 1))
+            sizes[name] = Size(width: side, height: side)
+        }
+        catalog = ImageCatalog(sizes: sizes)
+        lookups = (0..<context.options.int("requests")).map { _ in draws.next() }
+        idleEvery = context.options.int("idle_every")
     }
 }
