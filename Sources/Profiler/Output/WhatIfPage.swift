@@ -42,7 +42,7 @@ public enum WhatIfPage {
                     })
                 }
             }
-            let steps = capacities.map { unit == "bytes" ? SVGChart.short(Double($0)) : String($0) }
+            let steps = capacities.map { unit == "bytes" ? AxisScale.bytes(Int($0)) : String($0) }
             charts.append(SVGChart.lines(title: "Hit ratio by capacity in \(unit), log scale", unit: "share of lookups",
                                          steps: steps, series: series(ratioColumn)))
             charts.append(SVGChart.lines(title: "Most bytes held by capacity in \(unit), log scale", unit: "bytes",
