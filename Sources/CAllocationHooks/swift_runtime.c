@@ -32,22 +32,23 @@ typedef void (*release_fn)(void *);
 typedef void *(*retain_n_fn)(void *, uint32_t);
 typedef void (*release_n_fn)(void *, uint32_t);
 
-/* The runtime's own implementations, as the pointers held them before install. */
-static retain_fn real_retain;
-static release_fn real_release;
-static retain_n_fn real_retain_n;
-static release_n_fn real_release_n;
+/* The runtime's own implementations, as the pointers held them before install. Not static:
+ * the adapters below, written in assembly, jump through them by name. */
+HIDDEN retain_fn profctl_arc_real_retain;
+HIDDEN release_fn profctl_arc_real_release;
+HIDDEN retain_n_fn profctl_arc_real_retain_n;
+HIDDEN release_n_fn profctl_arc_real_release_n;
 
 /* The runtime's flag (a bool in libswiftCore's .bss), once installed. */
 static volatile uint8_t *runtime_flag;
 static _Atomic int install_state; /* 0 never tried, 1 installed, -1 refused */
 static char refusal[256];
 
-/* Whether this thread's retain or release counts: inside a region that is not excluded,
- * or while the window is open on a thread that is not excluded (the recorder's own work
- * never counts, as for allocations). */
-static ALWAYS_INLINE bool counts_here(void) {
-    if (LIKELY(tls.tracking)) return true;
+/* Whether a retain or release on a thread that is in no region counts: while the window is
+ * open on a thread that is not excluded (the recorder's own work never counts, as for
+ * allocations). Inside a region the adapters count without asking (tracking is set only
+ * while a region is open and the thread is not excluded). */
+static ALWAYS_INLINE bool counts_in_window(void) {
     return UNLIKELY(atomic_load_explicit(&hot.window, memory_order_relaxed) != 0) && tls.excluded_depth == 0 &&
            tls.state != STATE_BUSY;
 }
@@ -66,28 +67,59 @@ static ALWAYS_INLINE void count_releases(uint64_t n) {
     tls.n.c.releases += n;
 }
 
-/* Reached from swift_retain's adapter slot and from the _swift_retain pointer alike: the
+/* The adapters' way when the thread is in no region (a window, or nothing to count). The
  * object is forwarded as it came (never masked), and the runtime's own implementation
  * decides what a null, tagged or immortal value means. */
-static void *retain_adapter(void *object) {
-    if (counts_here()) count_retains(1);
-    return real_retain(object);
+HIDDEN __attribute__((used)) void *profctl_arc_retain_elsewhere(void *object) {
+    if (counts_in_window()) count_retains(1);
+    return profctl_arc_real_retain(object);
 }
 
-static void release_hook(void *object) {
-    if (counts_here()) count_releases(1);
-    real_release(object);
+HIDDEN __attribute__((used)) void profctl_arc_release_elsewhere(void *object) {
+    if (counts_in_window()) count_releases(1);
+    profctl_arc_real_release(object);
 }
 
-static void *retain_n_hook(void *object, uint32_t n) {
-    if (counts_here()) count_retains(n);
-    return real_retain_n(object, n);
+HIDDEN __attribute__((used)) void *profctl_arc_retain_n_elsewhere(void *object, uint32_t n) {
+    if (counts_in_window()) count_retains(n);
+    return profctl_arc_real_retain_n(object, n);
 }
 
-static void release_n_hook(void *object, uint32_t n) {
-    if (counts_here()) count_releases(n);
-    real_release_n(object, n);
+HIDDEN __attribute__((used)) void profctl_arc_release_n_elsewhere(void *object, uint32_t n) {
+    if (counts_in_window()) count_releases(n);
+    profctl_arc_real_release_n(object, n);
 }
+
+#if defined(__x86_64__)
+/* The adapters the runtime's pointers (and swift_retain's slot) are set to. Written as
+ * naked functions because every instruction here is paid twice per retain/release pair:
+ * in a region an adapter is a test of the thread's tracking byte, one add at a fixed
+ * offset of its TLS block and a jump to the runtime's implementation: 4 instructions
+ * (compiled C kept a frame and saved two registers for the rare join: 15, a pair +42 over
+ * unhooked instead of +20, BENCHMARKS.md "ARC counting"). A thread in a region has joined
+ * the registry, so the add needs no check. The TLS block is addressed local-exec
+ * (tls@tpoff, one instruction fewer than reading its offset from the GOT): the hooks live
+ * in the executable (they define malloc there), which is what that model needs; a build
+ * that put them in a shared library fails to link instead of misbehaving. %rcx is free:
+ * the runtime reaches the adapters by a jump (swift_retain's `jmp *%rax`) or a call, with
+ * the object in %rdi and n in %esi. Nothing here moves %rsp, so the adapters keep no
+ * frame and never appear in a captured stack. */
+#define ARC_ADAPTER(name, counter, add, real, elsewhere)                                              \
+    __attribute__((naked)) static void name(void) {                                                   \
+        __asm__ volatile("cmpb $0, %%fs:tls@tpoff+%c0\n\t"                                           \
+                         "je 1f\n\t" add "jmp *" real "(%%rip)\n"                                     \
+                         "1:\n\t"                                                                     \
+                         "jmp " elsewhere                                                             \
+                         :                                                                            \
+                         : "i"(offsetof(thread_state, tracking)), "i"(offsetof(thread_state, counter))); \
+    }
+ARC_ADAPTER(retain_adapter, n.c.retains, "incq %%fs:tls@tpoff+%c1\n\t", "profctl_arc_real_retain", "profctl_arc_retain_elsewhere")
+ARC_ADAPTER(release_hook, n.c.releases, "incq %%fs:tls@tpoff+%c1\n\t", "profctl_arc_real_release", "profctl_arc_release_elsewhere")
+ARC_ADAPTER(retain_n_hook, n.c.retains, "movl %%esi, %%ecx\n\taddq %%rcx, %%fs:tls@tpoff+%c1\n\t", "profctl_arc_real_retain_n",
+            "profctl_arc_retain_n_elsewhere")
+ARC_ADAPTER(release_n_hook, n.c.releases, "movl %%esi, %%ecx\n\taddq %%rcx, %%fs:tls@tpoff+%c1\n\t", "profctl_arc_real_release_n",
+            "profctl_arc_release_n_elsewhere")
+#endif
 
 static int refuse(const char *why) {
     snprintf(refusal, sizeof refusal, "%s", why);
@@ -164,10 +196,10 @@ int profctl_arc_install(void) {
         dlclose(core);
         return refuse("swift_retain's adapter is not the one profctl knows, or another tool replaced it: ARC counting is off");
     }
-    real_retain = (retain_fn)*retain_pointer;
-    real_release = (release_fn)*release_pointer;
-    real_retain_n = (retain_n_fn)*retain_n_pointer;
-    real_release_n = (release_n_fn)*release_n_pointer;
+    profctl_arc_real_retain = (retain_fn)*retain_pointer;
+    profctl_arc_real_release = (release_fn)*release_pointer;
+    profctl_arc_real_retain_n = (retain_n_fn)*retain_n_pointer;
+    profctl_arc_real_release_n = (release_n_fn)*release_n_pointer;
     /* The flag is clear, so nothing calls through these yet: the order does not matter.
      * Once written they stay (restoring the adapter while another thread retains would
      * re-arm the masking path). */

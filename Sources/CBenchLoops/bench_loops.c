@@ -30,6 +30,23 @@ uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size) {
     return now_ns() - start;
 }
 
+/* The runtime's entry points, as compiled Swift code calls them (a direct call each). */
+extern void *swift_retain(void *object);
+extern void swift_release(void *object);
+
+/* A volatile slot the object passes through, so the compiler cannot pair up or drop a call. */
+static void *volatile arc_object;
+
+uint64_t bench_retain_release_pairs(void *object, uint64_t pairs) {
+    arc_object = object;
+    uint64_t start = now_ns();
+    for (uint64_t i = 0; i < pairs; i++) {
+        swift_retain(arc_object);
+        swift_release(arc_object);
+    }
+    return now_ns() - start;
+}
+
 uint64_t bench_insert_events(const char *path, int64_t series_id, int64_t count, int batch) {
     sqlite3 *db = NULL;
     sqlite3_stmt *insert = NULL;

@@ -8,7 +8,9 @@ import Profiler
 /// the difference, so start-up costs cancel out).
 enum HookLoop {
     /// The ways of calling malloc, from bare glibc to the hooks inside a region.
-    static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro"]
+    static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro",
+                        "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window",
+                        "arc-witness-unhooked", "arc-witness"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -32,6 +34,31 @@ enum HookLoop {
             }
             print("inner: \(outer.value.allocations)")
             print("outer: \(outer.allocations)")
+        case "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window":
+            // PAIRS swift_retain/swift_release pairs (SIZE is ignored): never installed, installed
+            // with counting off, counting outside a region, in a region, in a window.
+            let object = ARCLoopObject()
+            let opaque = Unmanaged.passUnretained(object).toOpaque()
+            if mode != "arc-unhooked" { try ARCCounting.enable() }
+            if mode == "arc-off" { ARCCounting.disable() }
+            switch mode {
+            case "arc-region": _ = try AllocationScope.measure { bench_retain_release_pairs(opaque, pairs) }
+            case "arc-window": _ = try AllocationWindow.measure { bench_retain_release_pairs(opaque, pairs) }
+            default: _ = bench_retain_release_pairs(opaque, pairs)
+            }
+            ARCCounting.disable()
+            withExtendedLifetime(object) {}
+        case "arc-witness-unhooked", "arc-witness":
+            // The witness's work PAIRS times: unhooked, for callgrind's entry counts of the
+            // runtime's functions, or counted in a region, printing what the region counted.
+            if mode == "arc-witness" {
+                try ARCCounting.enable()
+                let m = try AllocationScope.measure { arcWitnessWork(Int(pairs)) }
+                ARCCounting.disable()
+                print("retains \(m.allocations.retains) releases \(m.allocations.releases) allocations \(m.allocations.allocations)")
+            } else {
+                arcWitnessWork(Int(pairs))
+            }
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }
         default:

@@ -98,4 +98,28 @@ struct ARCCountingTests {
             }
         }
     }
+
+    // The adapters count without asking while the thread's tracking byte is set, and take
+    // the general way (a window?) when it is not: an excluded stretch clears it.
+    @Test("an excluded stretch inside a region counts no retains, in a region or a window")
+    func excludedCountsNothing() async {
+        await #expect(processExitsWith: .success) {
+            try ARCCounting.enable()
+            let node = Node(next: nil)
+            // The same closures with no loop as the reference: the region's own work and the
+            // closures' copies of `node` count in both.
+            func excluded(_ count: Int) throws -> Measured<Void> {
+                try AllocationScope.measure { AllocationScope.excluded { retainAndRelease(node, count: count) } }
+            }
+            let none = try excluded(0), many = try excluded(1_000)
+            let inWindow = try AllocationWindow.measure { try excluded(1_000) }
+            guard many.allocations.retains == none.allocations.retains,
+                  many.allocations.releases == none.allocations.releases,
+                  inWindow.value.allocations.retains == none.allocations.retains,
+                  inWindow.allocations.retains < 1_000 else {
+                print(none.allocations, many.allocations, inWindow.value.allocations, inWindow.allocations)
+                exit(1)
+            }
+        }
+    }
 }

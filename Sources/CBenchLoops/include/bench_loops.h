@@ -9,6 +9,11 @@
 /// is what the program would do with the hooks compiled out.
 uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size);
 
+/// Runs `pairs` swift_retain/swift_release pairs on `object` (a Swift heap object, passed
+/// unretained), each a real call into the runtime, for counting instructions per pair under
+/// callgrind (scripts/hook-instructions' ARC table). Returns nanoseconds.
+uint64_t bench_retain_release_pairs(void *object, uint64_t pairs);
+
 /// Inserts `count` rows shaped like profctl's events into the events table of the database
 /// at `path` (which must already have the schema and the event series) with one prepared
 /// statement, in transactions of `batch` rows: the plain C baseline for the recorder.
