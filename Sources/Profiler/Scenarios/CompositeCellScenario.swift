@@ -79,6 +79,29 @@ public struct CompositeCellScenario: Scenario {
         }
     }
 
+    /// The bitmaps direct-draw cells hold at once, at most: every cell is kept until the
+    /// release step, and each holds width x scale by height x scale pixels of 4 bytes
+    /// (1,188,000 B at 375 x 88 points, scale 3), so 10,000 such cells would need 11.9 GB.
+    /// Within this bound a run stays in bounded memory on the 24 GiB machines it is built for.
+    public static let directDrawBitmapLimit = 1 << 30
+
+    public func validateTogether(_ options: ResolvedOptions) throws {
+        guard options.strategies.contains(Strategy.directDraw.rawValue) else { return }
+        let scale = options.int("scale")
+        let perCell = options.int("width") * scale * options.int("height") * scale * 4
+        let cells = options.int("cells")
+        guard perCell.multipliedReportingOverflow(by: cells).partialValue > Self.directDrawBitmapLimit
+                || perCell.multipliedReportingOverflow(by: cells).overflow else { return }
+        let fitting = Self.directDrawBitmapLimit / perCell
+        throw ScenarioError.invalidValue(
+            "cells", value: "\(cells)",
+            expected: fitting >= 2
+                ? "at most \(fitting) with direct-draw at this size (each cell keeps a \(perCell)-byte bitmap until release, "
+                    + "at most 1 GiB in all); lower cells, width, height or scale, or leave out direct-draw (--strategies)"
+                : "a smaller width, height or scale with direct-draw (one cell's bitmap is \(perCell) bytes; "
+                    + "two must fit in 1 GiB), or leave out direct-draw (--strategies)")
+    }
+
     private func runStrategy(_ typed: Strategy, _ context: ScenarioContext) throws {
         let strategy = typed.rawValue
         let o = context.options

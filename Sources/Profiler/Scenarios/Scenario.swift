@@ -60,6 +60,10 @@ public protocol Scenario: Sendable {
     var keptOnPurpose: [KeptBytes] { get }
     /// Runs once per repeat.
     func run(_ context: ScenarioContext) throws
+    /// Checks parameters that are valid one by one but not together (the memory a run
+    /// would hold at once, say): throws ScenarioError.invalidValue with what would fit.
+    /// Nothing by default.
+    func validateTogether(_ options: ResolvedOptions) throws
     /// Instances one repeat builds (create events), when known in advance: progress bars
     /// measure against it. Nil: the count parameter times the strategies, as an estimate.
     func plannedInstances(_ options: ResolvedOptions) -> Int?
@@ -80,6 +84,7 @@ extension Scenario {
     public var report: ReportDeclaration { .savings }
     public var keptOnPurpose: [KeptBytes] { [] }
     public func plannedInstances(_ options: ResolvedOptions) -> Int? { nil }
+    public func validateTogether(_ options: ResolvedOptions) throws {}
 
     /// Resolves options against this scenario: defaults filled in, every name and value
     /// checked. Throws with the valid choices on the first problem.
@@ -110,8 +115,10 @@ extension Scenario {
         }
         // A user's scenario under a built-in's name (or one like it) would mix with its runs.
         try RunNames.requireOwn(options.runName ?? name, for: self)
-        return ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
-                               runName: options.runName ?? name, declaredSteps: steps, declaredMetrics: metrics)
+        let resolved = ResolvedOptions(repeats: options.repeats, strategies: strategies.filter(chosen.contains), parameters: values,
+                                       runName: options.runName ?? name, declaredSteps: steps, declaredMetrics: metrics)
+        try validateTogether(resolved)
+        return resolved
     }
 
     func description(for options: ResolvedOptions) throws -> RunDescription {
