@@ -28,28 +28,30 @@ public enum WhatIfPage {
         for row in table.rows {
             guard let policy = row[policyColumn].string else { continue }
             if row[capacityColumn].int64 == nil {
-                unbounded.append((policy, row[ratioColumn].double))
+                unbounded.append((policy, row[ratioColumn].double.map { $0 * 100 }))
             } else if !bounded.contains(policy) {
                 bounded.append(policy)
             }
         }
         var charts: [String] = []
         if !capacities.isEmpty && !bounded.isEmpty {
-            func series(_ column: Int) -> [SVGChart.Series] {
+            // Hit ratios drawn as percentages: an axis in one short unit ("20 %").
+            func series(_ column: Int, scale: Double = 1) -> [SVGChart.Series] {
                 bounded.map { policy in
                     SVGChart.Series(name: policy, values: capacities.map { capacity in
                         table.rows.first { $0[policyColumn].string == policy && $0[capacityColumn].int64 == capacity }?[column].double
+                            .map { $0 * scale }
                     })
                 }
             }
             let steps = capacities.map { unit == "bytes" ? AxisScale.bytes(Int($0)) : String($0) }
-            charts.append(SVGChart.lines(title: "Hit ratio by capacity in \(unit), log scale", unit: "share of lookups",
-                                         steps: steps, series: series(ratioColumn)))
+            charts.append(SVGChart.lines(title: "Hit ratio by capacity in \(unit), log scale", unit: "%",
+                                         steps: steps, series: series(ratioColumn, scale: 100)))
             charts.append(SVGChart.lines(title: "Most bytes held by capacity in \(unit), log scale", unit: "bytes",
                                          steps: steps, series: series(bytesColumn)))
         }
         if !unbounded.isEmpty {
-            charts.append(SVGChart.bars(title: "Hit ratio of the policies without a capacity", unit: "share of lookups",
+            charts.append(SVGChart.bars(title: "Hit ratio of the policies without a capacity", unit: "%",
                                         categories: unbounded.map(\.0), series: [SVGChart.Series(name: "hit ratio", values: unbounded.map(\.1))]))
         }
         return charts
