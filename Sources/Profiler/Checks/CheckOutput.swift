@@ -5,6 +5,15 @@ import ProfilerOutputs
 /// The formats check results print in (`check --leaks` too).
 public enum CheckFormats: FormatMenu {
     public static let formats: [OutputFormat] = [.table, .markdown, .junit, .github, .json]
+
+    /// Checks that `format` is one of the text formats check offers (a caption and a table
+    /// per run): what both the budget and the leak renderers print outside their own
+    /// junit, github and json forms.
+    static func requireText(_ format: OutputFormat) throws {
+        guard formats.contains(format), format.caption("") != nil else {
+            throw FormatNotOffered(format: format, offered: formats)
+        }
+    }
 }
 
 /// Formats check results. Only formats: every figure comes from the verdicts.
@@ -19,10 +28,7 @@ public enum CheckOutput {
         case .github: return github(results, unchecked)
         case .json: return json(results, unchecked)
         default:
-            // Text formats: a caption and a table per run.
-            guard CheckFormats.formats.contains(format), format.caption("") != nil else {
-                throw FormatNotOffered(format: format, offered: CheckFormats.formats)
-            }
+            try CheckFormats.requireText(format)
             return try text(results, unchecked, format: format, advice: advice)
         }
     }

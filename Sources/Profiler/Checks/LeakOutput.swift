@@ -13,10 +13,7 @@ public enum LeakOutput {
         case .github: return github(results, unchecked)
         case .json: return json(results, unchecked)
         default:
-            // Text formats: a caption and a table per run.
-            guard CheckFormats.formats.contains(format), format.caption("") != nil else {
-                throw FormatNotOffered(format: format, offered: CheckFormats.formats)
-            }
+            try CheckFormats.requireText(format)
             return try text(results, unchecked, format: format)
         }
     }
