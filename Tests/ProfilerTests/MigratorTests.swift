@@ -141,15 +141,19 @@ struct MigratorTests {
         #expect(report.table.rows.map { $0[column] } == [.null, .text("never"), .null, .real(93.19)])
     }
 
-    @Test("a failing migration leaves the database as it was")
+    @Test("a failing migration leaves the database as it was, with none of the migrations pending beside it applied")
     func failedMigrationRollsBack() throws {
         let temp = try TemporaryDatabase()
-        let broken = EmbeddedMigration(version: 2, name: "broken",
+        let first = Migrator(migrations: Migrator().migrations.filter { $0.version == 1 })
+        _ = try ProfileStore.openForWriting(path: temp.path, migrator: first)
+        let fine = EmbeddedMigration(version: 2, name: "fine", sql: "CREATE TABLE fine (x INTEGER);")
+        let broken = EmbeddedMigration(version: 3, name: "broken",
                                        sql: "CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);")
-        let migrator = Migrator(migrations: Migrator().migrations.filter { $0.version == 1 } + [broken])
+        let migrator = Migrator(migrations: first.migrations + [fine, broken])
         #expect(throws: SQLiteError.self) { _ = try ProfileStore.openForWriting(path: temp.path, migrator: migrator) }
         let db = try SQLiteConnection(path: temp.path, mode: .readOnly)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'half'")?.int64 == 0)
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name IN ('half', 'fine')")?.int64 == 0)
+        // All pending migrations are one transaction: a reader never sees a version in between.
         #expect(try Migrator().currentVersion(of: db) == 1)
     }
 

@@ -97,22 +97,26 @@ public struct Migrator: Sendable {
     /// database for a run verified it once and read it once: each pass is several statements).
     @discardableResult
     func migrate(_ db: SQLiteConnection, verified done: [Int: (name: String, checksum: String, appliedAt: String)]) throws -> [Int] {
-        var appliedNow: [Int] = []
+        let pending = migrations.filter { done[$0.version] == nil }
         // Only pending ones take the write lock; an up-to-date database costs no more reads.
-        for m in migrations where done[m.version] == nil {
-            let didApply = try db.transaction {
-                try db.execute(Self.bookkeeping)
+        // All of them in one transaction: a reader beside sees the schema as it was or as
+        // it ends, never a version in between (it would be told to migrate a file a
+        // recorder is migrating).
+        let appliedNow = pending.isEmpty ? [] : try db.transaction { () -> [Int] in
+            try db.execute(Self.bookkeeping)
+            var applied: [Int] = []
+            for m in pending {
                 // Another process may have applied it while we waited for the lock.
                 if try db.scalar("SELECT 1 FROM schema_migrations WHERE version = ?", [.init(m.version)]) != nil {
-                    return false
+                    continue
                 }
                 try db.execute(m.sql)
                 try db.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                            [.init(m.version), .text(m.name), .text(m.checksum), .text(Timestamp.now())])
                 try db.execute("PRAGMA user_version = \(m.version)")
-                return true
+                applied.append(m.version)
             }
-            if didApply { appliedNow.append(m.version) }
+            return applied
         }
         try stamp(db)
         return appliedNow

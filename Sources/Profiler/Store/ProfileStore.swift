@@ -28,6 +28,10 @@ public enum ProfileStore {
         -> (connection: SQLiteConnection, applied: [Int]) {
         try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
         return try mapOpenErrors(path: path) {
+            var createdWhole: [Int] = []
+            if case .missing = DatabaseFile.inspect(path), !ReaderOpening.isURI(path) {
+                createdWhole = createWhole(at: path, migrator: migrator, views: views)
+            }
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             // Before anything is written (WAL, schema): another application's file is refused untouched.
             let verified = try migrator.verify(db)
@@ -39,7 +43,33 @@ public enum ProfileStore {
             let applied = try migrator.migrate(db, verified: verified)
             try ReportViews.install(views, in: db)
             try markAbandonedRuns(db)
-            return (db, applied)
+            return (db, createdWhole + applied)
+        }
+    }
+
+    /// Makes a database that does not exist yet under a temporary name beside `path` and
+    /// links it into place complete, so a reader beside the first recorder finds no file
+    /// or the whole schema, never an empty file or one half made (it would be told to
+    /// migrate a file a recorder is creating). The draft is migrated in rollback-journal
+    /// mode and switched to WAL last, so its main file holds everything when it closes.
+    /// Two first recorders each make one: link(2) never replaces a file, the first wins and
+    /// the other's draft is dropped. Anything that goes wrong here (a folder that cannot
+    /// be written, a file system without hard links) leaves the file to be created in
+    /// place as before, where the error names the path the user gave.
+    /// Returns the migrations applied, empty when another process's file won.
+    static func createWhole(at path: String, migrator: Migrator, views: [RepeatableView]) -> [Int] {
+        let draft = "\(path).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { DatabaseFile.remove(draft) }
+        do {
+            let db = try SQLiteConnection(path: draft, mode: .readWriteCreate)
+            defer { db.close() }
+            let applied = try migrator.migrate(db)
+            try ReportViews.install(views, in: db)
+            try db.execute("PRAGMA journal_mode = WAL")
+            db.close()
+            return link(draft, path) == 0 ? applied : []
+        } catch {
+            return []
         }
     }
 
