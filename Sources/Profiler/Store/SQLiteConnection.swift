@@ -72,7 +72,7 @@ public final class SQLiteConnection {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        sqlite3_close_v2(handle)
+        ReaderOpening.closeInTurn(handle, path: path)
         if removesFilesBeside, ReaderOpening.hasFilesBeside(path) { ReaderOpening.removeLeftovers(of: path) }
     }
 
