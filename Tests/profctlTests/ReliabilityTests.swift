@@ -95,6 +95,25 @@ struct ReliabilityTests {
         #expect(seen.isEmpty, "\(seen)")
     }
 
+    @Test("a recorder waits out another writer holding the database for longer than a reader would (11 s), and completes")
+    func recorderWaitsForTheWriteLock() throws {
+        // Under load, 8 recorders on one file left one waiting more than the 10 s a reading
+        // connection waits, and its run failed with "database is locked".
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("profile.sqlite").path
+        _ = try ProfctlProcess.run(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+        let holder = try SQLiteConnection(path: db, mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        let recorder = try start(["record", "identity", "--instances", "5", "--quiet"], in: folder.url)
+        sleep(11)
+        #expect(recorder.isRunning, "the recorder gave up while the lock was held")
+        try holder.execute("COMMIT")
+        holder.close()
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0)
+        #expect(try scalar("SELECT count(*) FROM runs WHERE status = 'complete'", db) == 2)
+    }
+
     @Test("report and query run while a record writes, see consistent data, and do not block it")
     func readersDuringWrites() throws {
         let folder = try TemporaryFolder()

@@ -8,6 +8,13 @@ public enum ProfileStore {
     /// The database used when neither --db nor PROFCTL_DB says otherwise.
     public static let defaultPath = "profile.sqlite"
 
+    /// How long a recording connection waits for the write lock before failing. SQLite's
+    /// lock is not a queue: a waiter sleeps and retries, and other writers may take the
+    /// lock in between. 8 recorders on one file under a load of 26 on 2 cores left one
+    /// waiting more than 10 s (the default of reading connections), and its run failed
+    /// with "database is locked"; a minute covers that with room to spare.
+    static let writerBusyTimeoutMilliseconds: Int32 = 60_000
+
     /// Opens for recording: created and migrated as needed, and `views` (report views
     /// declared by scenarios) created or brought up to date.
     public static func openForWriting(path: String, migrator: Migrator = Migrator(),
@@ -32,7 +39,8 @@ public enum ProfileStore {
             if case .missing = DatabaseFile.inspect(path), !ReaderOpening.isURI(path) {
                 createdWhole = createWhole(at: path, migrator: migrator, views: views)
             }
-            let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            let db = try SQLiteConnection(path: path, mode: .readWriteCreate,
+                                          busyTimeoutMilliseconds: writerBusyTimeoutMilliseconds)
             // Before anything is written (WAL, schema): another application's file is refused untouched.
             let verified = try migrator.verify(db)
             // WAL: readers never block the writer, and a crash loses at most the open transaction.
