@@ -20,7 +20,7 @@ public enum FlagAdvice {
     }
 
     /// What to type to fix `error`, or nil when the library's message says all there is.
-    public static func advice(for error: any Error, databasesNamedBy naming: DatabaseNaming = .dbOption) -> String? {
+    package static func advice(for error: any Error, databasesNamedBy naming: DatabaseNaming = .dbOption) -> String? {
         switch error {
         case let store as StoreError: advice(for: store, databasesNamedBy: naming)
         case let check as CheckError: advice(for: check)
@@ -32,7 +32,7 @@ public enum FlagAdvice {
     }
 
     /// The check output's advice, naming profctl's flags.
-    public static let check = CheckAdvice(moreRepeats: "record with --repeat 5 or more", allowMissing: "pass --allow-missing")
+    package static let check = CheckAdvice(moreRepeats: "record with --repeat 5 or more", allowMissing: "pass --allow-missing")
 
     static func advice(for error: StoreError, databasesNamedBy naming: DatabaseNaming) -> String? {
         switch error {

@@ -9,8 +9,8 @@ import Profiler
 /// written through: the file it leads to gets the output and the link stays (an atomic
 /// write used to replace the link itself with a regular file); a link that leads to no
 /// file, or loops, is refused.
-public enum OutputPath {
-    public static func validate(_ path: String?) throws {
+package enum OutputPath {
+    package static func validate(_ path: String?) throws {
         guard let path else { return }
         guard !path.isEmpty else {
             throw ValidationError("-o/--output is empty: give a file to write, or leave it out to print to stdout")
@@ -65,7 +65,7 @@ public enum OutputPath {
     /// sees half a report; anything else in place (/dev/stdout, /dev/null, a named pipe),
     /// which an atomic write would replace with a regular file (run as root, even /dev/null).
     /// Through a symbolic link, the same to the file it leads to.
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         switch destination(of: path) {
         case .atomic(let file): return try data.write(to: URL(fileURLWithPath: file), options: .atomic)
         case .inPlace: break

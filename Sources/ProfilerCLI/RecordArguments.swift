@@ -4,16 +4,16 @@ import Profiler
 
 /// The options of `profctl record`, shared with users' own executables (ProfilerMain),
 /// so both record the same way into the same database format.
-public struct RecordArguments: ParsableArguments {
-    public init() {}
+package struct RecordArguments: ParsableArguments {
+    package init() {}
 
-    @OptionGroup public var database: DatabaseOptions
+    @OptionGroup package var database: DatabaseOptions
 
     @Option(name: .customLong("repeat"), help: "How many times each scenario runs within its run (default: 1, or the file's).")
-    public var repeats: Int?
+    package var repeats: Int?
 
     @Option(help: ArgumentHelp(RecordArguments.instancesHelp))
-    public var instances: Int?
+    package var instances: Int?
 
     /// The scenarios the help describes: profctl's built-in ones, or a user's own program's
     /// (ProfilerMain sets them before parsing), so `--help` names the parameters its
@@ -37,23 +37,23 @@ public struct RecordArguments: ParsableArguments {
     }
 
     @Option(name: .customLong("set"), help: ArgumentHelp(RecordArguments.setHelp, valueName: "name=value"))
-    public var settings: [String] = []
+    package var settings: [String] = []
 
     @Option(help: ArgumentHelp("Only these strategies, comma-separated.", valueName: "a,b"))
-    public var strategies: String?
+    package var strategies: String?
 
     @Flag(help: "Also capture the call stack of every allocation in a measured instance, stored as sites (see `profctl sites`).")
-    public var sites = false
+    package var sites = false
 
     @Option(help: ArgumentHelp("Frames captured per stack with --sites (1...\(SiteCapture.maximumDepth), default \(SiteCapture.defaultDepth)).", valueName: "n"))
-    public var siteDepth: Int?
+    package var siteDepth: Int?
 
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors (progress shows only on a terminal anyway).")
-    public var quiet = false
+    package var quiet = false
 
     /// The flags checked on their own; `--repeat`, `--instances` and `--set` are checked once,
     /// by resolving them against each scenario (`plans`).
-    public func validate() throws {
+    package func validate() throws {
         if let siteDepth {
             guard sites else { throw ValidationError("--site-depth needs --sites") }
             guard (1...SiteCapture.maximumDepth).contains(siteDepth) else {
@@ -66,7 +66,7 @@ public struct RecordArguments: ParsableArguments {
     /// it, once: nothing is recorded unless everything is valid, and `record` runs the plans
     /// as they are. `lookUp` finds a scenario by name; `registry`: the scenarios a scenario
     /// file may name. Problems are ValidationErrors (exit 64) naming the flag or file.
-    public func plans(for names: [String], lookUp: (String) throws -> any Scenario,
+    package func plans(for names: [String], lookUp: (String) throws -> any Scenario,
                       registry: [any Scenario] = BuiltInScenarios.all) throws -> [RecordPlan] {
         do {
             return try names.map { try plan(for: $0, lookUp: lookUp, registry: registry) }
@@ -124,7 +124,7 @@ public struct RecordArguments: ParsableArguments {
     /// everywhere a summary line per run.
     /// Refuses, before recording any, a run name that would hold two kinds of scenario
     /// (the message points at the plans' command-line names or files).
-    public func record(_ plans: [RecordPlan]) throws {
+    package func record(_ plans: [RecordPlan]) throws {
         // Checked against the database before anything is recorded, on the connection the
         // first run then records with (a second connection cost a second schema parse).
         let names = plans.map { ($0.resolved.runName, $0.scenario.name, $0.argument) }
@@ -175,9 +175,9 @@ public struct RecordArguments: ParsableArguments {
 }
 
 /// A scenario with its options resolved against it: what `record` runs, checked once.
-public struct RecordPlan: Sendable {
-    public let scenario: any Scenario
-    public let resolved: ResolvedOptions
+package struct RecordPlan: Sendable {
+    package let scenario: any Scenario
+    package let resolved: ResolvedOptions
     /// What the command line named: the scenario's name, or its scenario file.
-    public let argument: String
+    package let argument: String
 }

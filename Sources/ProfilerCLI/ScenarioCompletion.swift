@@ -2,11 +2,11 @@ import Foundation
 
 /// Shell completion for the scenario arguments of `record`: scenario names, and scenario
 /// files (`.yaml`, `.yml`) and the folders that lead to them, matching what is typed.
-public enum ScenarioCompletion {
+package enum ScenarioCompletion {
     /// Candidates for a word that starts with `prefix`: the names that match, then the
     /// scenario files and folders under the folder the prefix names (relative to the
     /// current directory when it names none).
-    public static func candidates(names: [String], prefix: String) -> [String] {
+    package static func candidates(names: [String], prefix: String) -> [String] {
         let matchingNames = names.filter { $0.hasPrefix(prefix) }
         let slash = prefix.lastIndex(of: "/")
         let folder = slash.map { String(prefix[...$0]) } ?? ""

@@ -4,8 +4,8 @@ import ArgumentParser
 /// `postgresql://` URL, or a libpq `key=value` string. Checked before profctl hands the
 /// command to profctl-pg, so a typo is a usage error (64), not "profctl-pg missing" (25)
 /// or a connection failure.
-public enum StoreTarget {
-    public static func validate(_ target: String?, flag: String) throws {
+package enum StoreTarget {
+    package static func validate(_ target: String?, flag: String) throws {
         guard let target else { return }
         let trimmed = target.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { throw ValidationError("\(flag) is empty: give a postgres:// URL or a libpq key=value string") }

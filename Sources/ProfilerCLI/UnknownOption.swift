@@ -8,17 +8,17 @@ import Foundation
 /// argument: `profctl record lazy-container --instancez 5` said "unknown scenario '5'".
 /// When validation fails, profctl's main and `ProfilerMain` look for such an option and
 /// report it instead, as ArgumentParser would have.
-public struct UnknownOption: Equatable, Sendable {
+package struct UnknownOption: Equatable, Sendable {
     /// The option as typed, without any `=value`.
-    public let name: String
+    package let name: String
     /// The declared option closest to it, when one is close.
-    public let suggestion: String?
+    package let suggestion: String?
     /// What to print: the option, the suggestion, the command's usage and help pointer.
-    public let message: String
+    package let message: String
 
     /// The first `--option` in `arguments` (those after the program's name) that the
     /// command they select under `root` does not declare; nil when every one is declared.
-    public static func first<Root: ParsableCommand>(in arguments: [String], root: Root.Type) -> UnknownOption? {
+    package static func first<Root: ParsableCommand>(in arguments: [String], root: Root.Type) -> UnknownOption? {
         let given = arguments.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "=" }) }
         let selected = CommandPath(arguments, root: root)
         let path = selected.names.joined(separator: " ")

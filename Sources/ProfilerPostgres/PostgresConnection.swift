@@ -4,14 +4,14 @@ import Profiler
 
 /// One connection to one PostgreSQL database. It owns the libpq handle and closes it when
 /// released. Not thread-safe: each thread opens its own.
-public final class PostgresConnection {
+package final class PostgresConnection {
     let handle: OpaquePointer
     /// The connection target with any password removed, for messages.
-    public let displayName: String
+    package let displayName: String
 
     /// Connects with a libpq connection string: a postgres:// URL, key=value pairs, or ""
     /// (libpq's PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE variables).
-    public init(_ target: String) throws {
+    package init(_ target: String) throws {
         displayName = Self.redacted(target)
         // A string libpq cannot parse is a mistake in what was typed, not an unreachable server.
         var parseError: UnsafeMutablePointer<CChar>?
@@ -81,14 +81,14 @@ public final class PostgresConnection {
     }
 
     /// Runs statements that return nothing of interest (several may be given at once).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, accepting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY])
     }
 
     /// Rows of one statement with bound values ($1, $2, ...), as SQLite-like values.
-    public func query(_ sql: String, _ values: [SQLValue] = []) throws -> ResultTable {
+    package func query(_ sql: String, _ values: [SQLValue] = []) throws -> ResultTable {
         let texts: [String?] = values.map(Self.parameterText)
         let cStrings = texts.map { $0.map { strdup($0) } ?? nil }
         defer { cStrings.forEach { free($0) } }
@@ -115,12 +115,12 @@ public final class PostgresConnection {
     }
 
     /// The first column of the first row, or nil.
-    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         try query(sql, values).rows.first?.first
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
         do {
             let value = try body()
@@ -134,7 +134,7 @@ public final class PostgresConnection {
 
     /// Bulk-loads rows with COPY ... FROM STDIN (text format), in chunks.
     /// `write` appends rows to the buffer it is given; it is called until it returns false.
-    public func copy(into table: String, columns: [String], _ write: (inout CopyBuffer) throws -> Bool) throws {
+    package func copy(into table: String, columns: [String], _ write: (inout CopyBuffer) throws -> Bool) throws {
         let start = PQexec(handle, "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN")
         defer { PQclear(start) }
         try check(start, accepting: [PGRES_COPY_IN])
@@ -199,15 +199,15 @@ public final class PostgresConnection {
 }
 
 /// Rows in PostgreSQL's COPY text format: tab-separated, \N for NULL, backslash escapes.
-public struct CopyBuffer {
-    public var bytes: [UInt8] = []
+package struct CopyBuffer {
+    package var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(1 << 20) }
 
     /// Full enough to send.
-    public var isFull: Bool { bytes.count >= (1 << 20) - 4096 }
+    package var isFull: Bool { bytes.count >= (1 << 20) - 4096 }
 
-    public mutating func appendRow(_ values: [SQLValue]) {
+    package mutating func appendRow(_ values: [SQLValue]) {
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(9) }
             append(value)
@@ -215,7 +215,7 @@ public struct CopyBuffer {
         bytes.append(10)
     }
 
-    public mutating func append(_ value: SQLValue) {
+    package mutating func append(_ value: SQLValue) {
         switch value {
         case .null: bytes.append(contentsOf: [92, 78])  // \N
         case .integer(let v): append(integer: v)
@@ -225,7 +225,7 @@ public struct CopyBuffer {
         }
     }
 
-    public mutating func append(integer value: Int64) {
+    package mutating func append(integer value: Int64) {
         if value == 0 { bytes.append(48); return }
         if value < 0 { bytes.append(45) }
         var magnitude = value.magnitude

@@ -2,7 +2,7 @@ import Profiler
 
 /// Why the PostgreSQL store cannot be used or written, each with the fix in its message.
 /// `store` is the connection target with any password removed.
-public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     /// No server answered (down, wrong host or port, or the connection broke mid-way).
     case unreachable(store: String, message: String)
     /// The server answered and refused the user or password.
@@ -25,11 +25,11 @@ public enum PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The connection string itself is malformed (libpq cannot parse it): nothing was tried.
     case invalidTarget(store: String, message: String)
 
-    public var description: String { [problem, consequence, remedy].compactMap { $0 }.joined(separator: " ") }
+    package var description: String { [problem, consequence, remedy].compactMap { $0 }.joined(separator: " ") }
 
     /// The message when `runsKept` runs were pushed, each in its own committed transaction,
     /// before this failure: they are in the store, so "Nothing was written" would be false.
-    public func description(runsKept: Int) -> String {
+    package func description(runsKept: Int) -> String {
         guard runsKept > 0 else { return description }
         let runs = runsKept == 1 ? "1 run" : "\(runsKept) runs"
         let current = if case .server = self { " The run being copied was rolled back: nothing of it is visible." } else { "" }

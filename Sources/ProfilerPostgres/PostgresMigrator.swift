@@ -6,19 +6,19 @@ import Profiler
 /// edited migration or another application's database is refused and left untouched.
 /// Concurrent migrators (several CI jobs pushing to a new store at once) queue on an
 /// advisory lock, so each migration is applied exactly once.
-public struct PostgresMigrator: Sendable {
-    public let migrations: [EmbeddedMigration]
+package struct PostgresMigrator: Sendable {
+    package let migrations: [EmbeddedMigration]
 
     /// Marks the bookkeeping table as profctl's: other tools have tables named schema_migrations too.
     static let marker = "profctl PostgreSQL store"
     /// pg_advisory_xact_lock key: "profctl" in ASCII.
     static let lockKey: Int64 = 0x70_72_6f_66_63_74_6c
 
-    public init(migrations: [EmbeddedMigration] = ProfilerPostgres.embeddedMigrations) {
+    package init(migrations: [EmbeddedMigration] = ProfilerPostgres.embeddedMigrations) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     static let bookkeeping = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -54,7 +54,7 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// Refuses a store this binary cannot safely use.
-    public func verify(_ db: PostgresConnection) throws {
+    package func verify(_ db: PostgresConnection) throws {
         try verify(applied: try applied(in: db), store: db.displayName)
     }
 
@@ -71,7 +71,7 @@ public struct PostgresMigrator: Sendable {
 
     /// Applies what is pending; returns the versions applied now.
     @discardableResult
-    public func migrate(_ db: PostgresConnection) throws -> [Int] {
+    package func migrate(_ db: PostgresConnection) throws -> [Int] {
         let before = try applied(in: db)
         try verify(applied: before, store: db.displayName)
         guard migrations.contains(where: { before[$0.version] == nil }) else { return [] }

@@ -1,17 +1,17 @@
 import Profiler
 
 extension PostgresConnection: SQLWritableStore {
-    public func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
+    package func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
 
     /// Runs portable SQL (`?` / `?N` placeholders, as for SQLite) on the server.
-    public func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
+    package func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
         try query(Self.numberedPlaceholders(sql), values)
     }
 
-    public var storeName: String { displayName }
+    package var storeName: String { displayName }
 
     /// Looked up on the connection's search path, as the queries' unqualified names are.
-    public func hasRelation(_ name: String) throws -> Bool {
+    package func hasRelation(_ name: String) throws -> Bool {
         try query("SELECT CASE WHEN to_regclass($1) IS NULL THEN 0 ELSE 1 END", [.text(name)]).rows.first?.first?.int64 == 1
     }
 
@@ -57,8 +57,8 @@ extension PostgresConnection: SQLWritableStore {
 
 /// Opening the PostgreSQL store for reading commands: the schema is checked (never
 /// created or migrated) and the session is read-only.
-public enum PostgresStore {
-    public static func openForReading(_ target: String) throws -> PostgresConnection {
+package enum PostgresStore {
+    package static func openForReading(_ target: String) throws -> PostgresConnection {
         let db = try PostgresConnection(target)
         try db.execute("SET default_transaction_read_only = on; SET client_min_messages = warning")
         try requireCurrentSchema(db)
@@ -67,7 +67,7 @@ public enum PostgresStore {
 
     /// For the few commands that change the store's rows (baseline set and rm): the same
     /// schema checks as for reading, and a session that may write.
-    public static func openForWriting(_ target: String) throws -> PostgresConnection {
+    package static func openForWriting(_ target: String) throws -> PostgresConnection {
         let db = try PostgresConnection(target)
         try db.execute("SET client_min_messages = warning")
         try requireCurrentSchema(db)
@@ -89,10 +89,10 @@ public enum PostgresStore {
 
 /// Analysts' SQL on the PostgreSQL store: a read-only transaction, a statement timeout,
 /// a row cap (via a cursor, so the server never sends more than the cap), one statement.
-public enum PostgresReadOnlyQuery {
+package enum PostgresReadOnlyQuery {
     static let readingKeywords: Set<String> = ["select", "with", "values", "table"]
 
-    public static func run(_ sql: String, on db: PostgresConnection, limits: QueryLimits = QueryLimits()) throws -> QueryResult {
+    package static func run(_ sql: String, on db: PostgresConnection, limits: QueryLimits = QueryLimits()) throws -> QueryResult {
         let trimmed = sql.trimmingCharacters(in: .whitespacesAndNewlines)
         var body = trimmed
         while body.hasSuffix(";") { body = String(body.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) }

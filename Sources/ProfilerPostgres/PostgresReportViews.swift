@@ -5,15 +5,15 @@ import Profiler
 /// same query text) as the SQLite file's, so no view is mirrored by hand in a migration:
 /// like the file's `ReportViews`, a view is created, or dropped and created again, when its
 /// declaration's checksum differs from the one stored in `report_views`.
-public enum PostgresReportViews {
+package enum PostgresReportViews {
     /// A view the store refused (a user's report written in SQL only SQLite takes): its
     /// runs are still pushed; `report --store` cannot read them until it is fixed.
-    public struct Refused: Sendable, Equatable, CustomStringConvertible {
-        public let report: String
-        public let view: String
-        public let reason: String
+    package struct Refused: Sendable, Equatable, CustomStringConvertible {
+        package let report: String
+        package let view: String
+        package let reason: String
 
-        public var description: String {
+        package var description: String {
             "the store cannot create report \(report)'s view \(view) (\(reason)); its runs are pushed, but `report --store` "
                 + "cannot read them until the report's query is written in SQL both stores take (docs/schema.md, Report views)"
         }
@@ -24,7 +24,7 @@ public enum PostgresReportViews {
 
     /// Installs what is missing or changed, in one transaction; each view in a savepoint,
     /// so one the store refuses leaves the others (and the stored declarations) as they were.
-    public static func install(_ views: [RepeatableView], in db: PostgresConnection) throws -> [Refused] {
+    package static func install(_ views: [RepeatableView], in db: PostgresConnection) throws -> [Refused] {
         guard try !stale(views, in: db).isEmpty else { return [] }
         return try db.transaction {
             try db.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
@@ -68,7 +68,7 @@ public enum PostgresReportViews {
 
     /// What a push installs: the built-in reports, then the file's own reports that are not
     /// built-in ones (a user's executable's), as the file stores them.
-    public static func declared(by local: SQLiteConnection) throws -> [RepeatableView] {
+    package static func declared(by local: SQLiteConnection) throws -> [RepeatableView] {
         let builtIn = try BuiltInScenarios.reportViews()
         let names = Set(builtIn.map(\.view)), reports = Set(builtIn.map(\.report))
         return builtIn + (try ReportViews.stored(in: local)).filter { !names.contains($0.view) && !reports.contains($0.report) }

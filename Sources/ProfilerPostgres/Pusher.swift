@@ -10,16 +10,16 @@ import Profiler
 /// - Reads the local file's columns by name; events through the layout both stores share
 ///   (event_series and events, SQLite's version 4 and the store's version 2), series by
 ///   series. The local file is opened read-only and never changed.
-public enum Pusher {
-    public struct Outcome: Sendable, Equatable {
-        public var runsAdded = 0
-        public var runsAlreadyPresent = 0
-        public var runsLeftOut = 0
-        public var eventsCopied = 0
-        public var baselinesAdded = 0
+package enum Pusher {
+    package struct Outcome: Sendable, Equatable {
+        package var runsAdded = 0
+        package var runsAlreadyPresent = 0
+        package var runsLeftOut = 0
+        package var eventsCopied = 0
+        package var baselinesAdded = 0
         /// Report views the store refused to create (their runs are pushed all the same).
-        public var viewsRefused: [PostgresReportViews.Refused] = []
-        public var seconds = 0.0
+        package var viewsRefused: [PostgresReportViews.Refused] = []
+        package var seconds = 0.0
     }
 
     /// The store's events columns, in the order push writes them.
@@ -28,7 +28,7 @@ public enum Pusher {
 
     /// Pushes the runs of `local` (complete ones, or every one with `includeIncomplete`).
     /// `progress` hears one line per run.
-    public static func push(from localPath: String, to target: String, includeIncomplete: Bool = false,
+    package static func push(from localPath: String, to target: String, includeIncomplete: Bool = false,
                             progress: (String) -> Void = { _ in }) throws -> Outcome {
         let started = Date()
         let local = try ProfileStore.openForReading(path: localPath, repairAbandoned: false)
@@ -235,18 +235,18 @@ public enum Pusher {
 
 /// A push that failed after it had committed some runs: the store's error, and how many
 /// runs are in the store whole (the message says so instead of "Nothing was written").
-public struct PushCutOff: Error, CustomStringConvertible, Equatable, Sendable {
-    public let cause: PostgresError
-    public let runsPushed: Int
+package struct PushCutOff: Error, CustomStringConvertible, Equatable, Sendable {
+    package let cause: PostgresError
+    package let runsPushed: Int
 
-    public var description: String { cause.description(runsKept: runsPushed) }
+    package var description: String { cause.description(runsKept: runsPushed) }
 }
 
 /// A local run that cannot be pushed as it is.
-public enum PushError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum PushError: Error, CustomStringConvertible, Equatable, Sendable {
     case inconsistentRun(runID: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inconsistentRun(let runID, let detail):
             "run \(runID) cannot be pushed: \(detail). Nothing of it was written to the store."

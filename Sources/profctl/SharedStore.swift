@@ -6,7 +6,7 @@ import ProfilerCLI
 /// links libpq, provides it; profctl itself is built without the PostgreSQL client (README
 /// command 1 stays as fast to build as before the store) and hands a command line that
 /// needs the store to profctl-pg, found next to its own binary (docs/fleet.md).
-public protocol SharedStore: Sendable {
+package protocol SharedStore: Sendable {
     /// The store at `target` for reading: its schema checked, never created or migrated.
     func openForReading(_ target: String) throws -> any SQLRowSource
     /// The store at `target` for the commands that change labels (baseline set and rm).
@@ -22,8 +22,8 @@ public protocol SharedStore: Sendable {
 
 /// The entry point of both executables: profctl passes nil (no PostgreSQL client),
 /// profctl-pg its SharedStore.
-public enum ProfctlEntry {
-    public static func main(sharedStore: (any SharedStore)?) {
+package enum ProfctlEntry {
+    package static func main(sharedStore: (any SharedStore)?) {
         SharedStoreLink.install(sharedStore)
         Profctl.main()
     }

@@ -62,21 +62,13 @@ struct LayeringTests {
     @Test("import Profiler brings the measuring API and not the stand-in UIKit catalog")
     func catalogIsNotExported() throws {
         // Type-checks three one-line programs against the modules this build made.
-        let debug = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let yams = debug.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("checkouts/Yams/Sources/CYaml/include/module.modulemap")
         let folder = try TemporaryFolder()
         func typechecks(_ source: String) throws -> (ok: Bool, errors: String) {
             let file = folder.url.appendingPathComponent("snippet.swift")
             try Data(source.utf8).write(to: file)
-            var arguments = ["swiftc", "-typecheck", "-I", debug.appendingPathComponent("Modules").path,
-                             "-I", Self.root.appendingPathComponent("Sources/CSQLite").path,
-                             "-Xcc", "-fmodule-map-file=" + debug.appendingPathComponent("CAllocationHooks.build/module.modulemap").path]
-            if FileManager.default.fileExists(atPath: yams.path) { arguments += ["-Xcc", "-fmodule-map-file=" + yams.path] }
-            let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments + [file.path], in: folder.url)
-            return (result.status == 0, result.stderr)
+            return try BuiltModules.typecheck([file], in: folder.url)
         }
-        let measuring = try typechecks("import Profiler\nlet _ = (LazyContainer<NoParent, NoParent>.self, ComponentComparison.self, TableRenderer.self)\n")
+        let measuring = try typechecks("import Profiler\nlet _ = (LazyContainer<NoParent, NoParent>.self, ComponentComparison.self, AllocationScope.self)\n")
         #expect(measuring.ok, "the measuring API does not type-check: \(measuring.errors)")
         let catalog = try typechecks("import Profiler\nlet _ = Label.self\n")
         #expect(!catalog.ok && catalog.errors.contains("cannot find 'Label' in scope"), "\(catalog.errors)")

@@ -37,11 +37,11 @@ public enum CheckError: Error, CustomStringConvertible, Equatable, Sendable {
 /// Finds the runs a check compares against: a run id or prefix, a label, `previous`
 /// (the newest complete run of the same scenario before this one), or `median:N` (the
 /// last N complete runs of the same scenario on the same branch).
-public enum BaselineResolver {
+package enum BaselineResolver {
     /// Why a label cannot be called `name`, or nil when it can: `--baseline` reads
     /// `latest`, `previous` and `median:N` as the rules they name, so a label with such a
     /// name could never be reached; an empty name could not be typed.
-    public static func reservedLabelReason(_ name: String) -> String? {
+    package static func reservedLabelReason(_ name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "a baseline label cannot be empty" }
         if ["latest", "previous"].contains(name) || name.hasPrefix("median:") {
@@ -53,13 +53,13 @@ public enum BaselineResolver {
 
     /// The length of the run ids profctl prints (`runs`, `check`): a label of this many hex
     /// digits or more reads as a run id to anyone, and could become one after a merge.
-    public static let runIDPrefixLength = 8
+    package static let runIDPrefixLength = 8
 
     /// Why `name` cannot label a run because it looks like a run id, or nil when it can:
     /// `--baseline` reads labels before run ids, so a label `b7c1c7c5` on another run would
     /// silently stand in for run b7c1c7c5. Refused when it is a prefix of a run in the store,
     /// or made of hex digits (and dashes) only and at least ``runIDPrefixLength`` long.
-    public static func runLikeLabelReason(_ name: String, in db: any SQLRowSource) throws -> String? {
+    package static func runLikeLabelReason(_ name: String, in db: any SQLRowSource) throws -> String? {
         let lowered = name.lowercased()
         let hexOnly = !lowered.isEmpty && lowered.allSatisfy { $0.isHexDigit || $0 == "-" }
         if hexOnly && lowered.count >= runIDPrefixLength {
@@ -79,7 +79,7 @@ public enum BaselineResolver {
     /// - Parameter sameParameters: `previous` and `median:N` pick only runs recorded with the
     ///   run's workload parameters (``workloadDifferences(_:_:)``), and throw
     ///   ``CheckError/parameterMismatch(_:)`` when earlier runs exist but none has them.
-    public static func resolve(_ spec: String, for run: RunInfo, sameParameters: Bool = false,
+    package static func resolve(_ spec: String, for run: RunInfo, sameParameters: Bool = false,
                                in db: any SQLRowSource) throws -> [RunInfo] {
         if spec == "previous" {
             let candidates = try db.rows("""
@@ -142,7 +142,7 @@ public enum BaselineResolver {
     }
 
     /// Differences in Swift version, build configuration, OS or architecture.
-    public static func environmentDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+    package static func environmentDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
         var differences: [String] = []
         for baseline in baselines {
             for (key, value) in run.environmentKey.sorted(by: { $0.key < $1.key })
@@ -156,7 +156,7 @@ public enum BaselineResolver {
     /// The parameters (items, repeats, strategies, ...) in which the baselines were
     /// recorded differently from the run, as "items 5 in 1a2b3c4d vs 60". A note for the
     /// reader: other parameters explain a change in the figures, they do not gate.
-    public static func parameterDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+    package static func parameterDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
         let now = parameterTexts(run.parameters)
         var differences: [String] = []
         for baseline in baselines {
@@ -170,11 +170,11 @@ public enum BaselineResolver {
 
     /// Parameters that do not change what a metric measures: `repeats` (more samples of the
     /// same workload) and `strategies` (a strategy left out is reported as missing).
-    public static let nonWorkloadParameters: Set<String> = ["repeats", "strategies"]
+    package static let nonWorkloadParameters: Set<String> = ["repeats", "strategies"]
 
     /// The parameter differences that make the figures another workload's (rows 100 against
     /// 500): every parameter but ``nonWorkloadParameters``. They fail a check unless allowed.
-    public static func workloadDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
+    package static func workloadDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
         parameterDifferences(run, baselines).filter { difference in
             !nonWorkloadParameters.contains(where: { difference.hasPrefix($0 + " ") })
         }

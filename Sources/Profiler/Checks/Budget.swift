@@ -11,23 +11,23 @@ import Yams
 ///         strategy: eager           # optional: every strategy when left out
 ///         metric: bytes_per_instance
 ///         max: 800                  # or min: for a larger-is-better metric
-public struct Budget: Sendable, Equatable {
-    public let scenario: String
-    public let component: String?
-    public let strategy: String?
-    public let metric: String
-    public let max: Double?
-    public let min: Double?
+package struct Budget: Sendable, Equatable {
+    package let scenario: String
+    package let component: String?
+    package let strategy: String?
+    package let metric: String
+    package let max: Double?
+    package let min: Double?
     /// Where it was written, for messages.
-    public let origin: String
+    package let origin: String
 
-    public func matches(_ key: MetricKey) -> Bool {
+    package func matches(_ key: MetricKey) -> Bool {
         key.scenario == scenario && key.name == metric
             && (component.map { $0 == key.component } ?? true) && (strategy.map { $0 == key.strategy } ?? true)
     }
 
     /// Nil when the value keeps to the budget; otherwise what it broke.
-    public func violation(_ value: Double) -> String? {
+    package func violation(_ value: Double) -> String? {
         if let max, value > max { return "over budget: \(SQLValue.numberText(value)) > max \(SQLValue.numberText(max)) (\(origin))" }
         if let min, value < min { return "under budget: \(SQLValue.numberText(value)) < min \(SQLValue.numberText(min)) (\(origin))" }
         return nil
@@ -37,11 +37,11 @@ public struct Budget: Sendable, Equatable {
 
     /// Reads a budgets file, with bounded work whatever it holds (BoundedYAML); mistakes
     /// come back with file, line and column.
-    public static func load(path: String) throws -> [Budget] {
+    package static func load(path: String) throws -> [Budget] {
         try read(BoundedYAML.load(path: path, what: "budgets file"), path: path)
     }
 
-    public static func parse(_ text: String, path: String) throws -> [Budget] {
+    package static func parse(_ text: String, path: String) throws -> [Budget] {
         try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path)
     }
 

@@ -1,18 +1,18 @@
 /// The sentences a check's output uses to say how to act on an undecided or missing
 /// metric. The library's own say it in API terms; a front end (the CLI) passes its own,
 /// naming its flags, so that the library never advises options its user does not have.
-public struct CheckAdvice: Sendable, Equatable {
+package struct CheckAdvice: Sendable, Equatable {
     /// How to get enough repeats to test latencies, e.g. "record 5 or more repeats".
-    public var moreRepeats: String
+    package var moreRepeats: String
     /// How to accept metrics the run lacks, e.g. "allow missing metrics".
-    public var allowMissing: String
+    package var allowMissing: String
 
-    public init(moreRepeats: String, allowMissing: String) {
+    package init(moreRepeats: String, allowMissing: String) {
         self.moreRepeats = moreRepeats
         self.allowMissing = allowMissing
     }
 
     /// In the library's terms.
-    public static let library = CheckAdvice(moreRepeats: "record 5 or more repeats",
+    package static let library = CheckAdvice(moreRepeats: "record 5 or more repeats",
                                             allowMissing: "allow missing metrics (CheckRequest.allowMissing)")
 }

@@ -2,16 +2,16 @@ import ProfilerModel
 import ProfilerSupport
 
 /// How a check decides about latencies.
-public struct StatisticsOptions: Sendable, Equatable {
+package struct StatisticsOptions: Sendable, Equatable {
     /// Significance level of the Mann-Whitney U test.
-    public var alpha = 0.05
+    package var alpha = 0.05
     /// The smallest relative change in the median worth calling a regression (0.05: 5 %).
-    public var minimumEffect = 0.05
+    package var minimumEffect = 0.05
     /// The smallest absolute change in the median, in nanoseconds: below a microsecond,
     /// two runs of the same code on a shared machine differ by scheduling and caches alone.
-    public var minimumEffectNanoseconds = 1000.0
+    package var minimumEffectNanoseconds = 1000.0
 
-    public init(alpha: Double = 0.05, minimumEffect: Double = 0.05, minimumEffectNanoseconds: Double = 1000) {
+    package init(alpha: Double = 0.05, minimumEffect: Double = 0.05, minimumEffectNanoseconds: Double = 1000) {
         self.alpha = alpha
         self.minimumEffect = minimumEffect
         self.minimumEffectNanoseconds = minimumEffectNanoseconds
@@ -19,8 +19,8 @@ public struct StatisticsOptions: Sendable, Equatable {
 }
 
 /// One metric's outcome.
-public struct Verdict: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable {
+package struct Verdict: Sendable, Equatable {
+    package enum Status: String, Sendable, Codable {
         case pass, regression, improvement
         /// Only in the current run.
         case new
@@ -37,20 +37,20 @@ public struct Verdict: Sendable, Equatable {
         case context
     }
 
-    public let key: MetricKey
-    public let polarity: Polarity
-    public let baseline: Double?
-    public let current: Double?
-    public let status: Status
+    package let key: MetricKey
+    package let polarity: Polarity
+    package let baseline: Double?
+    package let current: Double?
+    package let status: Status
     /// Why: the tolerance or test that decided.
-    public let note: String
+    package let note: String
     /// Whether this verdict fails the check: a regression, a broken budget, or a missing
     /// metric (unless the check allows missing ones).
-    public let fails: Bool
+    package let fails: Bool
 
     /// `fails` defaults to what the status means: regressions, broken budgets and
     /// missing metrics fail; the engine passes false for a missing metric that is allowed.
-    public init(key: MetricKey, polarity: Polarity, baseline: Double?, current: Double?, status: Status, note: String,
+    package init(key: MetricKey, polarity: Polarity, baseline: Double?, current: Double?, status: Status, note: String,
                 fails: Bool? = nil) {
         self.key = key
         self.polarity = polarity
@@ -61,35 +61,35 @@ public struct Verdict: Sendable, Equatable {
         self.fails = fails ?? [.regression, .overBudget, .underBudget, .missing].contains(status)
     }
 
-    public var change: Double? {
+    package var change: Double? {
         guard let baseline, let current else { return nil }
         return current - baseline
     }
 
-    public var relativeChange: Double? {
+    package var relativeChange: Double? {
         guard let baseline, let change, baseline != 0 else { return nil }
         return change / abs(baseline)
     }
 }
 
 /// The verdicts of one check, and what they add up to.
-public struct CheckResult: Sendable {
-    public enum Outcome: String, Sendable {
+package struct CheckResult: Sendable {
+    package enum Outcome: String, Sendable {
         case pass, regression, improvement
         /// Nothing got worse, but metrics the baseline or a budget expects are not in the run.
         case missing
     }
 
-    public let run: RunInfo
-    public let baselines: [RunInfo]
-    public let verdicts: [Verdict]
+    package let run: RunInfo
+    package let baselines: [RunInfo]
+    package let verdicts: [Verdict]
     /// What the reader should know that changes no verdict: parameters in which the
     /// baseline differs from the run (`--set items=60` against `items=5`, when allowed),
     /// a `median:N` over fewer than N runs.
-    public var notes: [String]
+    package var notes: [String]
 
     /// The verdicts of `run` against `baselines` (empty for a budgets-only check).
-    public init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict], notes: [String] = []) {
+    package init(run: RunInfo, baselines: [RunInfo], verdicts: [Verdict], notes: [String] = []) {
         self.run = run
         self.baselines = baselines
         self.verdicts = verdicts
@@ -97,7 +97,7 @@ public struct CheckResult: Sendable {
     }
 
     /// Regression wins over missing, missing over improvement.
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         let failing = verdicts.filter(\.fails)
         if failing.contains(where: { $0.status != .missing }) { return .regression }
         if !failing.isEmpty { return .missing }
@@ -107,7 +107,7 @@ public struct CheckResult: Sendable {
 
     /// The verdicts a reader needs: everything but plain passes, undecidable latencies and
     /// unchanged derived figures (those are counted in the summary).
-    public var notable: [Verdict] {
+    package var notable: [Verdict] {
         verdicts.filter { v in
             switch v.status {
             case .pass, .inconclusive: false
@@ -119,11 +119,11 @@ public struct CheckResult: Sendable {
 }
 
 /// Compares a run's metrics with its baseline's, and with budgets.
-public enum CheckEngine {
+package enum CheckEngine {
     /// - Parameter checkedScenario: the run's scenario, so its budgets apply even to a run without metrics.
     /// - Parameter allowMissing: a metric of the baseline (or a budget) that the run lacks
     ///   is reported as `missing` but does not fail.
-    public static func compare(current: [Metric], baselines: [[Metric]], tolerances: Tolerances = Tolerances(),
+    package static func compare(current: [Metric], baselines: [[Metric]], tolerances: Tolerances = Tolerances(),
                                statistics: StatisticsOptions = StatisticsOptions(), budgets: [Budget] = [],
                                allowMissing: Bool = false, checkedScenario: String? = nil) -> [Verdict] {
         let now = Dictionary(current.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })

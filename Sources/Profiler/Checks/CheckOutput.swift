@@ -3,8 +3,8 @@ import ProfilerModel
 import ProfilerOutputs
 
 /// The formats check results print in (`check --leaks` too).
-public enum CheckFormats: FormatMenu {
-    public static let formats: [OutputFormat] = [.table, .markdown, .junit, .github, .json]
+package enum CheckFormats: FormatMenu {
+    package static let formats: [OutputFormat] = [.table, .markdown, .junit, .github, .json]
 
     /// Checks that `format` is one of the text formats check offers (a caption and a table
     /// per run): what both the budget and the leak renderers print outside their own
@@ -17,11 +17,11 @@ public enum CheckFormats: FormatMenu {
 }
 
 /// Formats check results. Only formats: every figure comes from the verdicts.
-public enum CheckOutput {
+package enum CheckOutput {
     /// The checked runs, then the scenarios that could not be checked, then (in every
     /// format) the overall outcome the exit code follows.
     /// Throws for a format `CheckFormats` does not offer.
-    public static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat,
+    package static func render(_ results: [CheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat,
                               advice: CheckAdvice = .library) throws -> String {
         switch format {
         case .junit: return junit(results, unchecked)
@@ -57,7 +57,7 @@ public enum CheckOutput {
     }
 
     /// The verdicts as rows: metric, component, strategy, baseline, current, change, change %, status, note.
-    public static func table(_ verdicts: [Verdict]) -> ResultTable {
+    package static func table(_ verdicts: [Verdict]) -> ResultTable {
         ResultTable(columns: ["metric", "component", "strategy", "baseline", "current", "change", "change %", "status", "note"],
                     rows: verdicts.map { v in
                         [.text(v.key.name), .text(v.key.component), .text(v.key.strategy), number(v.baseline), number(v.current),

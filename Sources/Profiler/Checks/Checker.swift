@@ -2,24 +2,24 @@ import ProfilerModel
 import ProfilerStore
 
 /// What a check compares against and how strictly.
-public struct CheckRequest: Sendable {
+package struct CheckRequest: Sendable {
     /// A run id, label, `previous` or `median:N`; nil to check budgets only.
-    public var baseline: String?
-    public var tolerances = Tolerances()
-    public var statistics = StatisticsOptions()
-    public var budgets: [Budget] = []
-    public var allowEnvironmentMismatch = false
+    package var baseline: String?
+    package var tolerances = Tolerances()
+    package var statistics = StatisticsOptions()
+    package var budgets: [Budget] = []
+    package var allowEnvironmentMismatch = false
     /// Compare with a baseline recorded with other workload parameters (notes name them).
-    public var allowParameterMismatch = false
+    package var allowParameterMismatch = false
     /// Report metrics the run lacks as `missing` without failing.
-    public var allowMissing = false
+    package var allowMissing = false
 
-    public init(baseline: String?) { self.baseline = baseline }
+    package init(baseline: String?) { self.baseline = baseline }
 }
 
 /// Runs one check: finds the baseline, refuses unlike environments, compares.
-public enum Checker {
-    public static func check(_ run: RunInfo, _ request: CheckRequest, in db: any SQLRowSource) throws -> CheckResult {
+package enum Checker {
+    package static func check(_ run: RunInfo, _ request: CheckRequest, in db: any SQLRowSource) throws -> CheckResult {
         try requireComplete(run, as: "the run to check")
         let baselines = try request.baseline.map {
             try BaselineResolver.resolve($0, for: run, sameParameters: !request.allowParameterMismatch, in: db)
@@ -39,7 +39,7 @@ public enum Checker {
     /// Compares a run's metrics with its baselines' (and budgets), as given: no baseline is
     /// looked up, and neither completeness nor environments are required (`profctl
     /// compare` notes those instead of refusing).
-    public static func compare(_ run: RunInfo, against baselines: [RunInfo], _ request: CheckRequest,
+    package static func compare(_ run: RunInfo, against baselines: [RunInfo], _ request: CheckRequest,
                                in db: any SQLRowSource) throws -> CheckResult {
         let current = try MetricCatalog.metrics(of: run, in: db)
         let before = try baselines.map { try MetricCatalog.metrics(of: $0, in: db) }
@@ -55,7 +55,7 @@ public enum Checker {
     /// were recorded with another Swift, build configuration, OS or architecture, and with
     /// ``CheckError/parameterMismatch(_:)`` when with another workload (rows 100 against 500:
     /// the workload's change would read as a regression or an improvement), unless allowed.
-    public static func requireComparable(_ run: RunInfo, with others: [RunInfo], allowEnvironmentMismatch: Bool,
+    package static func requireComparable(_ run: RunInfo, with others: [RunInfo], allowEnvironmentMismatch: Bool,
                                          allowParameterMismatch: Bool) throws {
         let differences = BaselineResolver.environmentDifferences(run, others)
         if !differences.isEmpty && !allowEnvironmentMismatch {
@@ -68,7 +68,7 @@ public enum Checker {
     }
 
     /// An aborted or running run holds partial figures: never a result to gate on.
-    public static func requireComplete(_ run: RunInfo, as role: String) throws {
+    package static func requireComplete(_ run: RunInfo, as role: String) throws {
         guard run.status == RunInfo.complete else {
             throw CheckError.runNotComplete(role: role, run: String(run.runID.prefix(8)), scenario: run.scenario,
                                             status: run.status, reason: run.error)

@@ -5,29 +5,29 @@ import ProfilerStore
 
 /// The names that exist for one scenario: what a budget, a tolerance or `trend` may name.
 /// Built from the built-in declaration where there is one, and from the runs stored.
-public struct ScenarioNames: Sendable, Equatable {
-    public let scenario: String
+package struct ScenarioNames: Sendable, Equatable {
+    package let scenario: String
     /// Whether any run of the scenario is stored (components and latencies are only
     /// known from runs).
-    public let recorded: Bool
-    public let strategies: Set<String>
-    public let components: Set<String>
+    package let recorded: Bool
+    package let strategies: Set<String>
+    package let components: Set<String>
     /// Metrics `check` gates against a baseline.
-    public let primaryMetrics: Set<String>
+    package let primaryMetrics: Set<String>
     /// Figures shown as context; budgets may still name them.
-    public let derivedMetrics: Set<String>
+    package let derivedMetrics: Set<String>
 
-    public var metrics: Set<String> { primaryMetrics.union(derivedMetrics) }
+    package var metrics: Set<String> { primaryMetrics.union(derivedMetrics) }
 
     /// Every scenario a name may refer to: the built-in ones and those with stored runs
     /// (scenario files, users' own executables), sorted.
-    public static func knownScenarios(in db: any SQLRowSource) throws -> [String] {
+    package static func knownScenarios(in db: any SQLRowSource) throws -> [String] {
         let stored = try db.rows("SELECT DISTINCT scenario FROM runs").compactMap { $0.first?.string }
         return Set(BuiltInScenarios.all.map(\.name)).union(stored).sorted()
     }
 
     /// Throws UnknownNameError unless `scenario` is built in or has stored runs.
-    public static func requireScenario(_ scenario: String, origin: String, in db: any SQLRowSource) throws {
+    package static func requireScenario(_ scenario: String, origin: String, in db: any SQLRowSource) throws {
         let known = try knownScenarios(in: db)
         guard known.contains(scenario) else {
             throw UnknownNameError(kind: "scenario", name: scenario, origin: origin, known: known)
@@ -35,7 +35,7 @@ public struct ScenarioNames: Sendable, Equatable {
     }
 
     /// The names of one scenario (which must be known).
-    public static func load(_ scenario: String, in db: any SQLRowSource) throws -> ScenarioNames {
+    package static func load(_ scenario: String, in db: any SQLRowSource) throws -> ScenarioNames {
         let builtIn = BuiltInScenarios.all.first { $0.name == scenario }
         let runs = try db.rows("SELECT run_key, report, json_extract(parameters, '$.kind') FROM runs WHERE scenario = ?",
                                [.text(scenario)])
@@ -74,7 +74,7 @@ public struct ScenarioNames: Sendable, Equatable {
 
     /// Checks a metric, component and strategy against these names; nil leaves one out.
     /// Components and latency metrics are only checked once the scenario has runs.
-    public func check(metric: String?, component: String?, strategy: String?, origin: String) throws {
+    package func check(metric: String?, component: String?, strategy: String?, origin: String) throws {
         let scope = "in \(scenario)"
         if let strategy, !strategies.contains(strategy) {
             throw UnknownNameError(kind: "strategy", name: strategy, origin: origin, scope: scope, known: strategies.sorted())
@@ -90,9 +90,9 @@ public struct ScenarioNames: Sendable, Equatable {
 }
 
 /// Checks every name a `check` invocation typed, before anything is compared.
-public enum CheckNames {
+package enum CheckNames {
     /// Each budget's scenario, and its metric, component and strategy within that scenario.
-    public static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
+    package static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
         var cache: [String: ScenarioNames] = [:]
         for budget in budgets {
             try ScenarioNames.requireScenario(budget.scenario, origin: budget.origin, in: db)
@@ -104,7 +104,7 @@ public enum CheckNames {
 
     /// A tolerance must name a gated metric of some known scenario.
     /// - Parameter origin: where the tolerance was given, as the caller's user knows it (the CLI says `--tolerance`).
-    public static func validate(toleranceMetrics: [String], origin: String = "tolerance", in db: any SQLRowSource) throws {
+    package static func validate(toleranceMetrics: [String], origin: String = "tolerance", in db: any SQLRowSource) throws {
         guard !toleranceMetrics.isEmpty else { return }
         let all = try ScenarioNames.knownScenarios(in: db).map { try ScenarioNames.load($0, in: db) }
         // Tolerances apply to exact metrics; latencies are decided by the statistical test.

@@ -4,31 +4,31 @@ import ProfilerScenarios
 import ProfilerStore
 
 /// The leak verdicts of one run.
-public struct LeakCheckResult: Sendable {
-    public let run: RunInfo
-    public let verdicts: [LeakVerdict]
+package struct LeakCheckResult: Sendable {
+    package let run: RunInfo
+    package let verdicts: [LeakVerdict]
     /// Things a reader must know to trust the verdicts (no declarations found, no events).
-    public let notes: [String]
+    package let notes: [String]
     /// Why growth was not judged (too few repeats), or nil when it was.
-    public let growthNotJudged: String?
+    package let growthNotJudged: String?
 
-    public var fails: Bool { verdicts.contains(where: \.fails) }
+    package var fails: Bool { verdicts.contains(where: \.fails) }
     /// The run has no round trips (no events): nothing was judged, which is no pass.
-    public var nothingJudged: Bool { verdicts.isEmpty }
+    package var nothingJudged: Bool { verdicts.isEmpty }
     /// `leaks`, `missing` (nothing judged) or `pass`: what every format calls the run's outcome.
-    public var outcome: LeakOutput.Outcome { fails ? .leaks : nothingJudged ? .missing : .pass }
+    package var outcome: LeakOutput.Outcome { fails ? .leaks : nothingJudged ? .missing : .pass }
 }
 
 /// What `profctl check --leaks` does for one run: reads its round trips, applies its
 /// scenario's declarations of intended retention and the budgets, judges both rules.
-public enum LeakCheck {
+package enum LeakCheck {
     /// Budgets whose metric is a leak key; the others are `check`'s without `--leaks`.
-    public static func leakBudgets(_ budgets: [Budget]) -> [Budget] {
+    package static func leakBudgets(_ budgets: [Budget]) -> [Budget] {
         budgets.filter { LeakRules.budgetKeys.contains($0.metric) }
     }
 
     /// A leak budget is a maximum, for a scenario, strategy and component that exist.
-    public static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
+    package static func validate(budgets: [Budget], in db: any SQLRowSource) throws {
         var cache: [String: ScenarioNames] = [:]
         for budget in leakBudgets(budgets) {
             try ScenarioNames.requireScenario(budget.scenario, origin: budget.origin, in: db)
@@ -52,7 +52,7 @@ public enum LeakCheck {
         return object[name]
     }
 
-    public static func check(_ run: RunInfo, budgets: [Budget] = [], in db: any SQLRowSource) throws -> LeakCheckResult {
+    package static func check(_ run: RunInfo, budgets: [Budget] = [], in db: any SQLRowSource) throws -> LeakCheckResult {
         try Checker.requireComplete(run, as: "the run to check")
         let trips = try RoundTrip.load(run: run.runID, in: db)
         let repeats = (parameter("repeats", of: run) as? Int) ?? (trips.map(\.repeatIndex).max().map { $0 + 1 } ?? 1)
@@ -87,11 +87,11 @@ public enum LeakCheck {
 }
 
 /// A leak budget with `min:` (or without `max:`): leak keys are limits on bytes left behind.
-public struct LeakBudgetError: Error, CustomStringConvertible, Equatable, Sendable {
-    public let origin: String
-    public let metric: String
+package struct LeakBudgetError: Error, CustomStringConvertible, Equatable, Sendable {
+    package let origin: String
+    package let metric: String
 
-    public var description: String {
+    package var description: String {
         "\(origin): \(metric) takes `max:` only (the most bytes allowed), not `min:`"
     }
 }

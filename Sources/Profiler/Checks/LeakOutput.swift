@@ -4,10 +4,10 @@ import ProfilerOutputs
 
 /// Formats leak verdicts in every `check` format; each row names its scenario, component
 /// and strategy. Only formats: every figure comes from the verdicts.
-public enum LeakOutput {
+package enum LeakOutput {
     /// `unchecked`: scenarios a leak budget names that have no run to check (they fail as missing).
     /// Throws for a format `CheckFormats` does not offer.
-    public static func render(_ results: [LeakCheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat) throws -> String {
+    package static func render(_ results: [LeakCheckResult], unchecked: [UncheckedScenario] = [], format: OutputFormat) throws -> String {
         switch format {
         case .junit: return junit(results, unchecked)
         case .github: return github(results, unchecked)
@@ -20,11 +20,11 @@ public enum LeakOutput {
 
     /// `leaks` over `missing` (a run with nothing judged, a budget's scenario without a run) over `pass`.
     /// What a `check --leaks` comes to: its exit code, and the word every format prints.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         case pass, leaks, missing
     }
 
-    public static func outcome(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario] = []) -> Outcome {
+    package static func outcome(_ results: [LeakCheckResult], _ unchecked: [UncheckedScenario] = []) -> Outcome {
         if results.contains(where: \.fails) { return .leaks }
         if results.contains(where: \.nothingJudged) || unchecked.contains(where: \.fails) { return .missing }
         return .pass
@@ -40,7 +40,7 @@ public enum LeakOutput {
 
     /// The verdicts as rows: component, strategy, rounds, retained bytes and blocks,
     /// intended bytes, growth per round, status, note.
-    public static func table(_ verdicts: [LeakVerdict]) -> ResultTable {
+    package static func table(_ verdicts: [LeakVerdict]) -> ResultTable {
         ResultTable(columns: ["component", "strategy", "rounds", "retained_bytes", "retained_blocks", "intended_bytes",
                               "growth_bytes_per_round", "status", "note"],
                     rows: verdicts.map { v in

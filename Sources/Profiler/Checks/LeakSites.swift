@@ -5,23 +5,23 @@ import ProfilerStore
 
 /// A function whose allocations outlived a (component, strategy)'s round trips, read from
 /// the sites of a run recorded with `--sites` (docs/leaks.md).
-public struct LeakSite: Sendable, Equatable {
+package struct LeakSite: Sendable, Equatable {
     /// The site (the folding rule's innermost frame of the user's code), demangled.
-    public let function: String
+    package let function: String
     /// "File.swift:12" of its largest part; "" without debug information.
-    public let location: String
+    package let location: String
     /// Requested bytes still live after the round trips: what its blocks allocated in any
     /// of the component's events, less what was freed in them (its release events included).
-    public let bytes: Int64
-    public let blocks: Int64
+    package let bytes: Int64
+    package let blocks: Int64
 
     /// The function without its signature, for one-line messages.
-    public var shortName: String { SiteName.short(function) }
+    package var shortName: String { SiteName.short(function) }
 }
 
 /// Names what stays: per (component, strategy), the sites whose bytes are still live when
 /// all its events are summed, largest first.
-public enum LeakSites {
+package enum LeakSites {
     /// The run's leaking sites by (component, strategy); nil when the run was recorded
     /// without `--sites`.
     static func load(runID: String, in db: any SQLRowSource) throws -> [Subject: [LeakSite]]? {

@@ -4,8 +4,8 @@ import ProfilerScenarios
 /// The leak verdicts of one component under one strategy in one run (docs/leaks.md):
 /// the round-trip rule (what its round trips left behind that nothing declares) and the
 /// growth rule (live bytes growing in every round after the first).
-public struct LeakVerdict: Sendable, Equatable {
-    public enum Status: String, Sendable {
+package struct LeakVerdict: Sendable, Equatable {
+    package enum Status: String, Sendable {
         case pass
         /// The round trips left bytes behind that the scenario does not declare.
         case retained
@@ -15,43 +15,43 @@ public struct LeakVerdict: Sendable, Equatable {
         case allowed
     }
 
-    public let component: String
-    public let strategy: String
-    public let rounds: Int
+    package let component: String
+    package let strategy: String
+    package let rounds: Int
     /// Bytes and blocks the round trips left that no declaration covers, summed over rounds.
-    public let retainedBytes: Int64
-    public let retainedBlocks: Int64
+    package let retainedBytes: Int64
+    package let retainedBlocks: Int64
     /// Bytes and blocks left on purpose (declared), reported apart, never as a leak.
-    public let intendedBytes: Int64
-    public let intendedBlocks: Int64
-    public let intendedReason: String?
+    package let intendedBytes: Int64
+    package let intendedBlocks: Int64
+    package let intendedReason: String?
     /// Growth per round: nil when fewer than `LeakRules.minimumRepeats` rounds were recorded.
-    public let growth: Growth?
-    public let retainedBudget: Double?
-    public let growthBudget: Double?
+    package let growth: Growth?
+    package let retainedBudget: Double?
+    package let growthBudget: Double?
     /// With `--sites`: the functions that allocated what outlived the round trips, largest
     /// first (empty when nothing did); nil when the run was recorded without sites.
-    public var sites: [LeakSite]? = nil
+    package var sites: [LeakSite]? = nil
 
     /// Rounds after the first (the warm-up round) and how many of them left bytes.
-    public struct Growth: Sendable, Equatable {
-        public let measuredRounds: Int
-        public let growingRounds: Int
+    package struct Growth: Sendable, Equatable {
+        package let measuredRounds: Int
+        package let growingRounds: Int
         /// Mean bytes left per measured round.
-        public let bytesPerRound: Double
+        package let bytesPerRound: Double
         /// Every measured round left bytes: the growth rule fires.
-        public var grows: Bool { measuredRounds > 0 && growingRounds == measuredRounds }
+        package var grows: Bool { measuredRounds > 0 && growingRounds == measuredRounds }
     }
 
-    public var retainedFails: Bool { Double(retainedBytes) > (retainedBudget ?? 0) }
-    public var growthFails: Bool {
+    package var retainedFails: Bool { Double(retainedBytes) > (retainedBudget ?? 0) }
+    package var growthFails: Bool {
         guard let growth, growth.grows else { return false }
         return growth.bytesPerRound > (growthBudget ?? 0)
     }
 
-    public var fails: Bool { retainedFails || growthFails }
+    package var fails: Bool { retainedFails || growthFails }
 
-    public var status: Status {
+    package var status: Status {
         if retainedFails { return .retained }
         if growthFails { return .growing }
         if retainedBytes > 0 || growth?.grows == true { return .allowed }
@@ -59,14 +59,14 @@ public struct LeakVerdict: Sendable, Equatable {
     }
 
     /// "allocated by F (N B), G (M B)": the largest `limit` sites, or nil when none is named.
-    public func allocatedBy(limit: Int = 5) -> String? {
+    package func allocatedBy(limit: Int = 5) -> String? {
         guard let sites, !sites.isEmpty else { return nil }
         let named = sites.prefix(limit).map { "\($0.shortName) (\($0.bytes) B)" }
         return "allocated by " + named.joined(separator: ", ") + (sites.count > limit ? " and \(sites.count - limit) more" : "")
     }
 
     /// One sentence for people: what was left, what was intended, how it grew.
-    public var note: String {
+    package var note: String {
         var parts: [String] = []
         if retainedBytes > 0 {
             parts.append("\(retainedBytes) B in \(retainedBlocks) blocks outlived the round trip\(rounds > 1 ? " (over \(rounds) rounds)" : "")"
@@ -86,18 +86,18 @@ public struct LeakVerdict: Sendable, Equatable {
 }
 
 /// The two rules, applied to a run's round trips.
-public enum LeakRules {
+package enum LeakRules {
     /// Rounds needed for the growth rule: the first is the warm-up, and one round of
     /// noise after it is not growth, so at least two more.
-    public static let minimumRepeats = 3
+    package static let minimumRepeats = 3
 
     /// The budget keys: the most retained bytes, the most growth per round.
-    public static let retainedBytesKey = "retained_bytes"
-    public static let growthKey = "growth_bytes_per_round"
-    public static let budgetKeys = [retainedBytesKey, growthKey]
+    package static let retainedBytesKey = "retained_bytes"
+    package static let growthKey = "growth_bytes_per_round"
+    package static let budgetKeys = [retainedBytesKey, growthKey]
 
     /// One verdict per (component, strategy), in the order of the round trips.
-    public static func verdicts(_ trips: [RoundTrip], repeats: Int, declared: [KeptBytes],
+    package static func verdicts(_ trips: [RoundTrip], repeats: Int, declared: [KeptBytes],
                                 budget: (_ metric: String, _ component: String, _ strategy: String) -> Double? = { _, _, _ in nil })
         -> [LeakVerdict] {
         var order: [String] = []

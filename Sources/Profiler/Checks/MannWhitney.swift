@@ -4,13 +4,13 @@ import Foundation
 /// Exact by counting rank-sum arrangements for small samples without ties, the normal
 /// approximation with tie correction otherwise. No distribution is assumed, which suits
 /// latencies with their long tails.
-public enum MannWhitney {
-    public struct Result: Sendable, Equatable {
-        public let u: Double
-        public let pValue: Double
+package enum MannWhitney {
+    package struct Result: Sendable, Equatable {
+        package let u: Double
+        package let pValue: Double
     }
 
-    public static func test(_ a: [Double], _ b: [Double]) -> Result? {
+    package static func test(_ a: [Double], _ b: [Double]) -> Result? {
         let n1 = a.count, n2 = b.count
         guard n1 > 0, n2 > 0 else { return nil }
         // Ranks of the pooled sample, ties sharing their mean rank.
@@ -70,7 +70,7 @@ public enum MannWhitney {
 
     /// The smallest p-value samples of these sizes can reach: below the significance
     /// level, or the test can never say "different".
-    public static func smallestPValue(n1: Int, n2: Int) -> Double {
+    package static func smallestPValue(n1: Int, n2: Int) -> Double {
         guard n1 > 0, n2 > 0 else { return 1 }
         return min(1, 2 * exactLowerTail(u: 0, n1: n1, n2: n2))
     }

@@ -7,9 +7,9 @@ import ProfilerSupport
 /// the numeric columns of its report view (bytes and counts, compared exactly), and
 /// the per-repeat median latency of each (step, component, strategy, kind) of creating
 /// and realizing (compared statistically).
-public enum MetricCatalog {
+package enum MetricCatalog {
     /// How `check` treats one report column.
-    public enum ColumnUse: Sendable, Equatable {
+    package enum ColumnUse: Sendable, Equatable {
         /// A metric with this role and polarity.
         case metric(MetricRole, Polarity)
         /// Not a metric: a label, an input (instances, panels), or a figure that varies
@@ -20,22 +20,22 @@ public enum MetricCatalog {
     /// How a report column is used, as its report declares it. A numeric column the
     /// declaration does not name is gated as primary and smaller-is-better: a new column
     /// fails closed until it is declared.
-    public static func use(ofColumn column: String, in report: ReportDeclaration) -> ColumnUse {
+    package static func use(ofColumn column: String, in report: ReportDeclaration) -> ColumnUse {
         guard let declared = report.column(column) else { return .metric(.primary, .smallerIsBetter) }
         guard declared.gated, let polarity = declared.polarity else { return .notGated }
         return .metric(declared.role, polarity)
     }
 
     /// Allocations a run may gain or lose between identical recordings (see allocationMetrics).
-    public static let allocationsPerRunSlack = 2.0
+    package static let allocationsPerRunSlack = 2.0
 
     /// The metric every run has besides its report columns, from the rollups.
-    public static let allocationsPerInstance = "allocations_per_instance"
+    package static let allocationsPerInstance = "allocations_per_instance"
 
     /// Latency metric names look like `create_ns@build`: an event kind, `_ns@`, a step.
-    public static let latencyMarker = "_ns@"
+    package static let latencyMarker = "_ns@"
 
-    public static func metrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
+    package static func metrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         try reportMetrics(of: run, in: db) + allocationMetrics(of: run, in: db) + latencyMetrics(of: run, in: db)
     }
 

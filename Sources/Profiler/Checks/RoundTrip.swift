@@ -3,24 +3,24 @@ import ProfilerStore
 
 /// One (repeat, component, strategy) of a run: what its round trip left behind, read from
 /// the `round_trip` view (migrations/0006_round_trip.sql, docs/leaks.md).
-public struct RoundTrip: Sendable, Equatable {
-    public let repeatIndex: Int
-    public let component: String
-    public let strategy: String
-    public let instances: Int
-    public let takenBytes: Int64
-    public let givenBackBytes: Int64
+package struct RoundTrip: Sendable, Equatable {
+    package let repeatIndex: Int
+    package let component: String
+    package let strategy: String
+    package let instances: Int
+    package let takenBytes: Int64
+    package let givenBackBytes: Int64
     /// Net live bytes its events left: taken minus given back.
-    public let leftBytes: Int64
-    public let leftBlocks: Int64
+    package let leftBytes: Int64
+    package let leftBlocks: Int64
     /// Of those, what the first instance built and the first released left (where a
     /// one-time cost per process lands), and what every other instance left.
-    public let firstsLeftBytes: Int64
-    public let firstsLeftBlocks: Int64
-    public let othersLeftBytes: Int64
-    public let othersLeftBlocks: Int64
+    package let firstsLeftBytes: Int64
+    package let firstsLeftBlocks: Int64
+    package let othersLeftBytes: Int64
+    package let othersLeftBlocks: Int64
 
-    public init(repeatIndex: Int, component: String, strategy: String, instances: Int, takenBytes: Int64,
+    package init(repeatIndex: Int, component: String, strategy: String, instances: Int, takenBytes: Int64,
                 givenBackBytes: Int64, leftBytes: Int64, leftBlocks: Int64, firstsLeftBytes: Int64,
                 firstsLeftBlocks: Int64, othersLeftBytes: Int64, othersLeftBlocks: Int64) {
         self.repeatIndex = repeatIndex
@@ -38,7 +38,7 @@ public struct RoundTrip: Sendable, Equatable {
     }
 
     /// Every round trip of a run, ordered by component, strategy and repeat.
-    public static func load(run runID: String, in db: any SQLRowSource) throws -> [RoundTrip] {
+    package static func load(run runID: String, in db: any SQLRowSource) throws -> [RoundTrip] {
         let table = try db.table("""
             SELECT repeat, component, strategy, instances, taken_bytes, given_back_bytes, left_bytes, left_blocks,
                    firsts_left_bytes, firsts_left_blocks, others_left_bytes, others_left_blocks
@@ -55,7 +55,7 @@ public struct RoundTrip: Sendable, Equatable {
 
     /// What of this round trip is a leak and what is kept on purpose, under the
     /// scenario's declarations (the round-trip rule of docs/leaks.md).
-    public func split(declared: [KeptBytes]) -> (retainedBytes: Int64, retainedBlocks: Int64,
+    package func split(declared: [KeptBytes]) -> (retainedBytes: Int64, retainedBlocks: Int64,
                                                   intendedBytes: Int64, intendedBlocks: Int64, reason: String?) {
         let declaration = declared.first { $0.covers(component: component, strategy: strategy) }
         switch declaration?.kind {
@@ -76,7 +76,7 @@ public struct RoundTrip: Sendable, Equatable {
     /// cost is excused on the first instance built and the first released, whose bytes
     /// a scenario may take again each round and free outside any measured region (the
     /// composite-cell template's source does): events cannot tell that from growth.
-    public func growthBytes(declared: [KeptBytes]) -> Int64 {
+    package func growthBytes(declared: [KeptBytes]) -> Int64 {
         let declaration = declared.first { $0.covers(component: component, strategy: strategy) }
         switch declaration?.kind {
         case nil: return leftBytes

@@ -4,17 +4,17 @@ import ProfilerStore
 /// The sites behind a check's byte regressions: for each component and strategy whose
 /// bytes regressed, how its sites changed from the baseline to the run, when both were
 /// recorded with --sites.
-public struct SiteRegression: Sendable {
-    public let scenario: String
-    public let component: String
-    public let strategy: String
-    public let runID: String
-    public let baselineRunID: String
-    public let differences: [SiteDifference]
+package struct SiteRegression: Sendable {
+    package let scenario: String
+    package let component: String
+    package let strategy: String
+    package let runID: String
+    package let baselineRunID: String
+    package let differences: [SiteDifference]
 
     /// One entry per (component, strategy) with a failing bytes metric in `result`. The
     /// baseline compared is the newest of the result's baselines recorded with --sites.
-    public static func explain(_ result: CheckResult, in db: any SQLRowSource) throws -> [SiteRegression] {
+    package static func explain(_ result: CheckResult, in db: any SQLRowSource) throws -> [SiteRegression] {
         let byteRegressions = result.verdicts.filter { $0.fails && $0.status != .missing && $0.key.name.contains("bytes") }
         guard !byteRegressions.isEmpty, try SiteQuery.hasSites(result.run.runID, in: db) else { return [] }
         guard let baseline = try result.baselines.sorted(by: { $0.startedAt > $1.startedAt })
@@ -33,7 +33,7 @@ public struct SiteRegression: Sendable {
     }
 
     /// A few lines for stderr: the largest changes first.
-    public func message(limit: Int = 10) -> String {
+    package func message(limit: Int = 10) -> String {
         var text = "sites behind the byte regression of \(scenario) \(component)/\(strategy) "
             + "(baseline run \(baselineRunID.prefix(8)) -> run \(runID.prefix(8))):"
         if differences.isEmpty { return text + " no site changed (the difference is in blocks no stack was captured for)" }

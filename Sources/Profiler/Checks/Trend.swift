@@ -2,36 +2,36 @@ import ProfilerModel
 import ProfilerStore
 
 /// One metric of one scenario over its recent runs.
-public struct TrendPoint: Sendable, Equatable {
-    public let run: RunInfo
-    public let value: Double?
+package struct TrendPoint: Sendable, Equatable {
+    package let run: RunInfo
+    package let value: Double?
     /// How far the value may move between identical runs (0 for bytes and latencies).
-    public let slack: Double
+    package let slack: Double
 }
 
 /// One (component, strategy) series of a metric over runs.
-public struct TrendSeries: Sendable, Equatable {
-    public let metric: String
+package struct TrendSeries: Sendable, Equatable {
+    package let metric: String
     /// Empty for a strategy-level metric.
-    public let component: String
-    public let strategy: String
+    package let component: String
+    package let strategy: String
     /// One point per run, oldest first; nil where a run lacks this series.
-    public let points: [TrendPoint]
+    package let points: [TrendPoint]
 
     /// "Label / eager", or "eager" for a strategy-level metric.
-    public var label: String { [component, strategy].filter { !$0.isEmpty }.joined(separator: " / ") }
+    package var label: String { [component, strategy].filter { !$0.isEmpty }.joined(separator: " / ") }
 
     /// Latencies vary from run to run and need statistics to find a change; bytes and
     /// counts repeat exactly.
-    public var isLatency: Bool { metric.contains(MetricCatalog.latencyMarker) }
+    package var isLatency: Bool { metric.contains(MetricCatalog.latencyMarker) }
 }
 
-public enum Trend {
+package enum Trend {
     /// The last `limit` complete runs of `scenario`, oldest first, and the metric's value
     /// in each, one series per (component, strategy) that `component` and `strategy`
     /// leave open: every series is returned, none is picked silently. A nil `metric`
     /// means every metric of the scenario, series by series.
-    public static func series(scenario: String, metric: String?, component: String?, strategy: String?,
+    package static func series(scenario: String, metric: String?, component: String?, strategy: String?,
                               limit: Int, in db: any SQLRowSource) throws -> (runs: [RunInfo], series: [TrendSeries]) {
         let runs = Array(try db.rows("""
             SELECT \(RunInfo.columns) FROM runs WHERE status = 'complete' AND scenario = ?
@@ -76,7 +76,7 @@ public enum Trend {
     }
 
     /// A one-line chart of the values: ▁ for the smallest, █ for the largest.
-    public static func sparkline(_ values: [Double?]) -> String {
+    package static func sparkline(_ values: [Double?]) -> String {
         let bars = Array("▁▂▃▄▅▆▇█")
         let known = values.compactMap { $0 }
         guard let low = known.min(), let high = known.max() else { return "" }

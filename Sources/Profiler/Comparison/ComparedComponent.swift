@@ -13,7 +13,7 @@ import ProfilerScenarios
 /// (retained, not copied), so it does not change their size, but it stays alive with them.
 public struct ComparedComponent: Sendable {
     /// The component's name in the database and the reports.
-    public let name: String
+    package let name: String
     let measure: @Sendable (StandardStrategy, _ count: Int, _ configurations: Int, ScenarioContext) throws -> Void
 
     /// A component that is added to a parent as it is shown.

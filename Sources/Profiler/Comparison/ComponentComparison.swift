@@ -19,7 +19,7 @@ import ProfilerScenarios
 public struct ComponentComparison: Scenario {
     public let name: String
     public let summary: String
-    public let components: [ComparedComponent]
+    package let components: [ComparedComponent]
     public let baselineStrategy = StandardStrategy.eager.rawValue
     public let strategies: [String]
     public let countParameter = "instances"

@@ -29,7 +29,7 @@ public struct Allocations: Sendable, Equatable, Codable {
     public var retains: Int = 0
     public var releases: Int = 0
 
-    public static let zero = Allocations(
+    package static let zero = Allocations(
         allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0,
         retainedRequestedBytes: 0, retainedUsableBytes: 0,
         releasedRequestedBytes: 0, releasedUsableBytes: 0, untrackedFreedUsableBytes: 0)
@@ -58,7 +58,7 @@ public struct Allocations: Sendable, Equatable, Codable {
         releases = Int(clamping: r.releases)
     }
 
-    public init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,
+    package init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,
                 retainedRequestedBytes: Int, retainedUsableBytes: Int,
                 releasedRequestedBytes: Int, releasedUsableBytes: Int, untrackedFreedUsableBytes: Int) {
         self.allocations = allocations
@@ -74,23 +74,23 @@ public struct Allocations: Sendable, Equatable, Codable {
 }
 
 /// Process-wide counters of the hooks: every thread, live or exited.
-public struct AllocationTotals: Sendable, Equatable {
-    public let allocations: Int
-    public let frees: Int
-    public let requestedBytes: Int
-    public let usableBytes: Int
-    public let freedUsableBytes: Int
+package struct AllocationTotals: Sendable, Equatable {
+    package let allocations: Int
+    package let frees: Int
+    package let requestedBytes: Int
+    package let usableBytes: Int
+    package let freedUsableBytes: Int
     /// Blocks allocated inside a measured region and not yet freed.
-    public let trackedLiveBlocks: Int
-    public let threadsSeen: Int
-    public let threadsExited: Int
+    package let trackedLiveBlocks: Int
+    package let threadsSeen: Int
+    package let threadsExited: Int
 }
 
 /// The Swift face of the C allocation hooks.
-public enum AllocationHooks {
+package enum AllocationHooks {
     /// Sums every thread's counters: a pass over the thread registry, for tests and
     /// reports, not for per-instance paths.
-    public static var totals: AllocationTotals {
+    package static var totals: AllocationTotals {
         var t = profctl_totals()
         profctl_hooks_totals(&t)
         return AllocationTotals(
@@ -103,8 +103,8 @@ public enum AllocationHooks {
     /// True when the hooks really are this process's allocator. False under valgrind
     /// (it owns malloc) or when Profiler is not linked into the executable. O(1) once
     /// true (one load): cheap enough to ask on every measurement.
-    public static var isActive: Bool { profctl_hooks_active() != 0 }
+    package static var isActive: Bool { profctl_hooks_active() != 0 }
 
     /// The innermost measured region of the calling thread, 0 when none.
-    public static var currentScope: UInt64 { profctl_current_scope() }
+    package static var currentScope: UInt64 { profctl_current_scope() }
 }

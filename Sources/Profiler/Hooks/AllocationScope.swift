@@ -12,7 +12,7 @@ public struct Measured<Value> {
     /// When the region opened, on the monotonic clock (AllocationScope.monotonicNanoseconds).
     public let startNanoseconds: UInt64
     /// The region's id (see ``AllocationHooks/currentScope``), or the window's epoch.
-    public let scopeID: UInt64
+    package let scopeID: UInt64
 }
 
 extension Measured: Sendable where Value: Sendable {}
@@ -72,7 +72,7 @@ public enum AllocationScope {
     }
 
     /// CLOCK_MONOTONIC in nanoseconds; reading it allocates nothing.
-    public static func monotonicNanoseconds() -> UInt64 {
+    package static func monotonicNanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)

@@ -52,7 +52,7 @@ public enum AllocationWindow {
     }
 
     /// True while a window is open.
-    public static var isOpen: Bool { profctl_window_is_open() != 0 }
+    package static var isOpen: Bool { profctl_window_is_open() != 0 }
 
     private static func open() throws -> profctl_window {
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A capacity a user typed: "512KB", "1.5 MiB", "4096" (bytes), or a count of entries.
-public enum ByteCapacity {
+package enum ByteCapacity {
     /// Units and their bytes: decimal (KB = 1000) and binary (KiB = 1024).
-    public static let units: [(name: String, bytes: Double)] = [
+    package static let units: [(name: String, bytes: Double)] = [
         ("B", 1), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824),
     ]
 
     /// Parses one capacity; throws a message naming what is valid.
-    public static func parse(_ text: String, unit: CapacityUnit) throws -> Int {
+    package static func parse(_ text: String, unit: CapacityUnit) throws -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         let suffix = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
@@ -35,13 +35,13 @@ public enum ByteCapacity {
 
 /// A capacity that is not one: a number with a unit (bytes), or a whole number (entries),
 /// of at least one.
-public struct CapacityError: Error, CustomStringConvertible, Equatable, Sendable {
-    public enum Problem: Sendable, Equatable { case notACapacity, zero }
-    public let text: String
-    public let unit: CapacityUnit
-    public let problem: Problem
+package struct CapacityError: Error, CustomStringConvertible, Equatable, Sendable {
+    package enum Problem: Sendable, Equatable { case notACapacity, zero }
+    package let text: String
+    package let unit: CapacityUnit
+    package let problem: Problem
 
-    public var description: String {
+    package var description: String {
         let valid = unit == .bytes
             ? "a number of bytes with an optional unit, one of " + ByteCapacity.units.map(\.name).joined(separator: ", ") + " (512KB, 1.5MiB, 4096)"
             : "a whole number of entries (--by entries), such as 100"

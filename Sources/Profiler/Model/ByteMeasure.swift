@@ -1,5 +1,5 @@
 /// Which bytes a report counts.
-public enum ByteMeasure: String, Sendable, CaseIterable {
+package enum ByteMeasure: String, Sendable, CaseIterable {
     /// What the code asked malloc for.
     case requested
     /// What malloc handed back (rounded up to its size classes).

@@ -1,11 +1,11 @@
 /// The caching policies `profctl whatif` replays a trace through: the classic bounded
 /// ones at a capacity, and the image-cache scenario's own strategies, which have none.
-public enum CachePolicy: String, Sendable, CaseIterable {
+package enum CachePolicy: String, Sendable, CaseIterable {
     case lru, fifo, lfu, twoQ = "2q", sieve
     case weak, sweep, unbounded, none
 
     /// Whether the policy is replayed at a capacity (the others keep what their users hold).
-    public var takesCapacity: Bool {
+    package var takesCapacity: Bool {
         switch self {
         case .lru, .fifo, .lfu, .twoQ, .sieve: true
         case .weak, .sweep, .unbounded, .none: false
@@ -13,7 +13,7 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     }
 
     /// One line for help and docs.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .lru: "least recently used (exact at every capacity from stack distances)"
         case .fifo: "first in, first out"
@@ -27,10 +27,10 @@ public enum CachePolicy: String, Sendable, CaseIterable {
         }
     }
 
-    public static var names: [String] { allCases.map(\.rawValue) }
+    package static var names: [String] { allCases.map(\.rawValue) }
 
     /// Replays the trace through this policy; `capacity` is ignored by policies that take none.
-    public func replay(_ trace: CacheTrace, capacity: Int = .max, unit: CapacityUnit = .bytes) -> ReplayResult {
+    package func replay(_ trace: CacheTrace, capacity: Int = .max, unit: CapacityUnit = .bytes) -> ReplayResult {
         let sizes = trace.sizes
         switch self {
         case .lru: var s = LRUSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)

@@ -1,5 +1,5 @@
 /// What a capacity is counted in: the bytes of the entries, or how many there are.
-public enum CapacityUnit: String, Sendable, CaseIterable {
+package enum CapacityUnit: String, Sendable, CaseIterable {
     case bytes, entries
 }
 
@@ -24,23 +24,23 @@ extension CacheSimulator {
 }
 
 /// What a replay of a trace through one simulated cache gave.
-public struct ReplayResult: Sendable, Equatable {
-    public var hits = 0
-    public var misses = 0
-    public var evictions = 0
+package struct ReplayResult: Sendable, Equatable {
+    package var hits = 0
+    package var misses = 0
+    package var evictions = 0
     /// The most bytes the cache held at any time.
-    public var peakResidentBytes = 0
+    package var peakResidentBytes = 0
     /// The bytes it held when the trace ended.
-    public var endResidentBytes = 0
+    package var endResidentBytes = 0
     /// Lookups whose hit or miss differs from the recorded one, and the first of them
     /// (0-based among the lookups).
-    public var mismatches = 0
-    public var firstMismatch: Int?
+    package var mismatches = 0
+    package var firstMismatch: Int?
 
-    public init() {}
+    package init() {}
 
-    public var requests: Int { hits + misses }
-    public var hitRatio: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
+    package var requests: Int { hits + misses }
+    package var hitRatio: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
 }
 
 /// The room a capacity-bound simulator has and what it holds: evicting until a new entry

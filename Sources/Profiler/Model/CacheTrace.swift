@@ -4,8 +4,8 @@
 ///
 /// Keys are dense integers (`keyNames` spells them) so a replay indexes arrays instead
 /// of hashing strings; the trace is two arrays of one element per operation.
-public struct CacheTrace: Sendable, Equatable {
-    public enum Operation: UInt8, Sendable {
+package struct CacheTrace: Sendable, Equatable {
+    package enum Operation: UInt8, Sendable {
         /// A lookup the cache answered from what it held.
         case hit
         /// A lookup that built the entry (its bytes are the key's size).
@@ -17,11 +17,11 @@ public struct CacheTrace: Sendable, Equatable {
         /// The run loop went idle (a sweeping cache sweeps); its key is -1.
         case idle
 
-        public var isRequest: Bool { self == .hit || self == .miss }
+        package var isRequest: Bool { self == .hit || self == .miss }
 
         /// The operation an event kind stands for (`hit`, `miss`, `release`, `evict`, `idle`);
         /// nil for the kinds a trace leaves out (`create`, `realize`).
-        public init?(eventKind: String) {
+        package init?(eventKind: String) {
             switch eventKind {
             case "hit": self = .hit
             case "miss": self = .miss
@@ -33,21 +33,21 @@ public struct CacheTrace: Sendable, Equatable {
         }
     }
 
-    public private(set) var operations: [Operation] = []
+    package private(set) var operations: [Operation] = []
     /// The key of each operation (-1 for an idle turn).
-    public private(set) var keys: [Int32] = []
+    package private(set) var keys: [Int32] = []
     /// The key names, by key.
-    public private(set) var keyNames: [String] = []
+    package private(set) var keyNames: [String] = []
     /// Bytes of each key's entry: what its first miss built (0 until it missed).
-    public private(set) var sizes: [Int] = []
+    package private(set) var sizes: [Int] = []
     /// Lookups in the trace.
-    public private(set) var requests = 0
+    package private(set) var requests = 0
     private var index: [String: Int32] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The key's number, made on first sight.
-    public mutating func key(_ name: String) -> Int32 {
+    package mutating func key(_ name: String) -> Int32 {
         if let known = index[name] { return known }
         let key = Int32(keyNames.count)
         index[name] = key
@@ -57,7 +57,7 @@ public struct CacheTrace: Sendable, Equatable {
     }
 
     /// Appends one operation; a miss's `bytes` become the key's size the first time.
-    public mutating func append(_ operation: Operation, key: Int32, bytes: Int = 0) {
+    package mutating func append(_ operation: Operation, key: Int32, bytes: Int = 0) {
         operations.append(operation)
         keys.append(key)
         if operation.isRequest { requests += 1 }
@@ -65,30 +65,30 @@ public struct CacheTrace: Sendable, Equatable {
     }
 
     /// Appends an operation by key name.
-    public mutating func append(_ operation: Operation, name: String, bytes: Int = 0) {
+    package mutating func append(_ operation: Operation, name: String, bytes: Int = 0) {
         if operation == .idle { return appendIdle() }
         append(operation, key: key(name), bytes: bytes)
     }
 
-    public mutating func appendIdle() {
+    package mutating func appendIdle() {
         operations.append(.idle)
         keys.append(-1)
     }
 
     /// Room for `count` operations, for traces whose length is known.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         operations.reserveCapacity(count)
         keys.reserveCapacity(count)
     }
 
     /// Sets a key's size outright (synthetic traces, whose keys never missed in a run).
-    public mutating func setSize(_ bytes: Int, of key: Int32) { sizes[Int(key)] = bytes }
+    package mutating func setSize(_ bytes: Int, of key: Int32) { sizes[Int(key)] = bytes }
 
-    public var distinctKeys: Int { keyNames.count }
+    package var distinctKeys: Int { keyNames.count }
     /// Bytes of every key's entry together: the capacity at which nothing is ever evicted.
-    public var totalBytes: Int { sizes.reduce(0, +) }
+    package var totalBytes: Int { sizes.reduce(0, +) }
     /// What the run recorded, counted from the trace itself.
-    public var recordedHits: Int { operations.lazy.filter { $0 == .hit }.count }
-    public var recordedMisses: Int { operations.lazy.filter { $0 == .miss }.count }
-    public var recordedEvictions: Int { operations.lazy.filter { $0 == .evict }.count }
+    package var recordedHits: Int { operations.lazy.filter { $0 == .hit }.count }
+    package var recordedMisses: Int { operations.lazy.filter { $0 == .miss }.count }
+    package var recordedEvictions: Int { operations.lazy.filter { $0 == .evict }.count }
 }

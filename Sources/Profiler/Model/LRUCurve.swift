@@ -10,17 +10,17 @@
 /// the trees hold about twice the distinct keys, whatever the trace's length.
 /// The depths in entries become a histogram (one counter per possible depth); the depths
 /// in bytes are kept, one integer per lookup that is not a first use, and sorted once.
-public struct LRUCurve: Sendable {
+package struct LRUCurve: Sendable {
     /// Lookups in the trace.
-    public let requests: Int
+    package let requests: Int
     /// Lookups of a key never seen before: a miss at any capacity.
-    public let coldMisses: Int
+    package let coldMisses: Int
     /// hitsWithin[c]: lookups that hit with room for c entries (index 0: none).
     private let hitsWithin: [Int]
     /// Depth in bytes of every lookup that is not a first use, ascending.
     private let byteDepths: [Int]
 
-    public init(_ trace: CacheTrace) {
+    package init(_ trace: CacheTrace) {
         let sizes = trace.sizes
         var last = [Int32](repeating: -1, count: sizes.count)
         var trees = PositionTrees(capacity: max(1024, 2 * sizes.count))
@@ -57,16 +57,16 @@ public struct LRUCurve: Sendable {
     }
 
     /// Keys the trace uses: beyond this many entries LRU hits no more.
-    public var distinctKeys: Int { hitsWithin.count - 1 }
+    package var distinctKeys: Int { hitsWithin.count - 1 }
 
     /// Hits with room for `capacity` entries.
-    public func hits(entries capacity: Int) -> Int {
+    package func hits(entries capacity: Int) -> Int {
         guard capacity > 0, !hitsWithin.isEmpty else { return 0 }
         return hitsWithin[min(capacity, hitsWithin.count - 1)]
     }
 
     /// Hits with room for `capacity` bytes.
-    public func hits(bytes capacity: Int) -> Int {
+    package func hits(bytes capacity: Int) -> Int {
         var low = 0, high = byteDepths.count
         while low < high {
             let middle = (low + high) / 2
@@ -75,7 +75,7 @@ public struct LRUCurve: Sendable {
         return low
     }
 
-    public func hitRatio(_ capacity: Int, unit: CapacityUnit) -> Double {
+    package func hitRatio(_ capacity: Int, unit: CapacityUnit) -> Double {
         guard requests > 0 else { return 0 }
         let hits = unit == .bytes ? hits(bytes: capacity) : hits(entries: capacity)
         return Double(hits) / Double(requests)
@@ -83,7 +83,7 @@ public struct LRUCurve: Sendable {
 
     /// The smallest capacity whose hit ratio is at least `ratio` (0 < ratio <= 1), or nil
     /// when no capacity reaches it (first uses miss at any size).
-    public func smallestCapacity(forHitRatio ratio: Double, unit: CapacityUnit) -> Int? {
+    package func smallestCapacity(forHitRatio ratio: Double, unit: CapacityUnit) -> Int? {
         let needed = Self.hitsNeeded(ratio, of: requests)
         guard needed > 0 else { return 0 }
         switch unit {
@@ -102,7 +102,7 @@ public struct LRUCurve: Sendable {
 
     /// The fewest hits whose share of `requests` lookups is at least `ratio`, computed
     /// without rounding a product of floating-point numbers up past an exact answer.
-    public static func hitsNeeded(_ ratio: Double, of requests: Int) -> Int {
+    package static func hitsNeeded(_ ratio: Double, of requests: Int) -> Int {
         var needed = Int((ratio * Double(requests)).rounded(.up))
         while needed > 0 && Double(needed - 1) / Double(requests) >= ratio { needed -= 1 }
         while needed < requests && Double(needed) / Double(requests) < ratio { needed += 1 }

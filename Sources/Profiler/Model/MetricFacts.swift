@@ -8,7 +8,7 @@ public enum Polarity: String, Sendable, Codable {
 }
 
 /// Whether a metric is gated against its baseline.
-public enum MetricRole: String, Sendable, Codable {
+package enum MetricRole: String, Sendable, Codable {
     /// Measured directly (bytes, counts, latencies): a change is a regression or an improvement.
     case primary
     /// Computed from primary figures (saved bytes, savings %, break-even, hit ratio): shown

@@ -1,5 +1,5 @@
 /// profctl's version, recorded with every run and named in exports.
-public enum ProfilerVersion {
+package enum ProfilerVersion {
     /// The version of profctl and of the database format it writes.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

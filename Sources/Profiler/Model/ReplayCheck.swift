@@ -1,16 +1,16 @@
 /// Whether replaying a strategy's own trace through the policy it is reproduces what the
 /// run recorded: every lookup's hit or miss, the evictions, and the bytes the cache held
 /// at the end (the strategy's live bytes once every user has let go).
-public struct ReplayCheck: Sendable {
-    public let strategy: String
-    public let policy: CachePolicy
-    public let recordedHits: Int
-    public let recordedMisses: Int
-    public let recordedEvictions: Int
-    public let recordedEndBytes: Int?
-    public let replayed: ReplayResult
+package struct ReplayCheck: Sendable {
+    package let strategy: String
+    package let policy: CachePolicy
+    package let recordedHits: Int
+    package let recordedMisses: Int
+    package let recordedEvictions: Int
+    package let recordedEndBytes: Int?
+    package let replayed: ReplayResult
 
-    public init(strategy: String, policy: CachePolicy, trace: CacheTrace, recordedEndBytes: Int?) {
+    package init(strategy: String, policy: CachePolicy, trace: CacheTrace, recordedEndBytes: Int?) {
         self.strategy = strategy
         self.policy = policy
         recordedHits = trace.recordedHits
@@ -20,16 +20,16 @@ public struct ReplayCheck: Sendable {
         replayed = policy.replay(trace)
     }
 
-    public var matches: Bool {
+    package var matches: Bool {
         replayed.mismatches == 0 && replayed.hits == recordedHits && replayed.misses == recordedMisses
             && replayed.evictions == recordedEvictions && recordedEndBytes == replayed.endResidentBytes
     }
 
-    public static let columns = ["strategy", "policy", "recorded_hits", "replayed_hits", "recorded_misses", "replayed_misses",
+    package static let columns = ["strategy", "policy", "recorded_hits", "replayed_hits", "recorded_misses", "replayed_misses",
                                  "recorded_evictions", "replayed_evictions", "recorded_end_bytes", "replayed_end_bytes",
                                  "lookups_differing", "matches"]
 
-    public var row: [SQLValue] {
+    package var row: [SQLValue] {
         [.text(strategy), .text(policy.rawValue), .init(recordedHits), .init(replayed.hits), .init(recordedMisses),
          .init(replayed.misses), .init(recordedEvictions), .init(replayed.evictions),
          recordedEndBytes.map { .integer(Int64($0)) } ?? .null, .init(replayed.endResidentBytes),

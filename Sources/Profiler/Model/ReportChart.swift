@@ -1,7 +1,7 @@
 /// One chart of a report in the HTML page: which columns it draws and how. Declared with
 /// the report, so a new report gets charts without touching the renderer.
 public struct ReportChart: Sendable, Equatable, Codable {
-    public enum Layout: String, Sendable, Codable {
+    package enum Layout: String, Sendable, Codable {
         /// Strategies along the axis, one series per column.
         case columnsPerStrategy
         /// Components along the axis, one series per strategy, the (one) column as the value.
@@ -11,13 +11,13 @@ public struct ReportChart: Sendable, Equatable, Codable {
     }
 
     /// `{baseline}` stands for the run's baseline strategy.
-    public let title: String
-    public let unit: String
-    public let layout: Layout
-    public let columns: [String]
-    public let logScale: Bool
+    package let title: String
+    package let unit: String
+    package let layout: Layout
+    package let columns: [String]
+    package let logScale: Bool
 
-    public init(_ title: String, unit: String, _ layout: Layout, _ columns: [String], logScale: Bool = false) {
+    package init(_ title: String, unit: String, _ layout: Layout, _ columns: [String], logScale: Bool = false) {
         self.title = title
         self.unit = unit
         self.layout = layout
@@ -31,7 +31,7 @@ public struct ReportChart: Sendable, Equatable, Codable {
     }
 
     /// The title with the run's baseline strategy filled in.
-    public func title(baseline: String) -> String {
+    package func title(baseline: String) -> String {
         title.replacingOccurrences(of: "{baseline}", with: baseline)
     }
 }

@@ -9,19 +9,19 @@ public struct ReportColumn: Sendable, Equatable, Codable {
         case bytes, count, percent, ratio, nanoseconds, milliseconds
     }
 
-    public let name: String
+    package let name: String
     /// What the column means, for docs/schema.md.
-    public let summary: String
-    public let unit: Unit
+    package let summary: String
+    package let unit: Unit
     /// Which direction is better (nil for labels).
-    public let polarity: Polarity?
+    package let polarity: Polarity?
     /// Measured (primary) or computed from the columns next to it (derived).
-    public let role: MetricRole
+    package let role: MetricRole
     /// Whether `check` treats it as a metric. Inputs (instances, panels) and figures that
     /// vary from run to run by nature (timings) are shown, not gated.
-    public let gated: Bool
+    package let gated: Bool
 
-    public init(_ name: String, _ unit: Unit, _ summary: String, polarity: Polarity?, role: MetricRole, gated: Bool) {
+    package init(_ name: String, _ unit: Unit, _ summary: String, polarity: Polarity?, role: MetricRole, gated: Bool) {
         self.name = name
         self.summary = summary
         self.unit = unit

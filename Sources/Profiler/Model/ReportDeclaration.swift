@@ -9,18 +9,18 @@ import ProfilerSupport
 /// the HTML page treat a user's own report exactly as a built-in one, without its Swift.
 public struct ReportDeclaration: Sendable, Equatable, Codable {
     /// What runs record in `runs.report`; scenarios' views select their runs by it.
-    public let name: String
+    package let name: String
     /// The view's name: lowercase letters, digits and `_`, ending in `_report`.
-    public let view: String
+    package let view: String
     /// One sentence for docs/schema.md.
-    public let summary: String
+    package let summary: String
     /// The SELECT that defines the view. It must have `run_id` first, then the declared
     /// columns in order; `scenario` and `bytes_measure` may come after `run_id`.
-    public let query: String
-    public let columns: [ReportColumn]
-    public let charts: [ReportChart]
+    package let query: String
+    package let columns: [ReportColumn]
+    package let charts: [ReportChart]
     /// True when the view has a row per byte measure (`bytes_measure`: requested, usable).
-    public let byMeasure: Bool
+    package let byMeasure: Bool
 
     public init(name: String, view: String, summary: String, query: String, columns: [ReportColumn],
                 charts: [ReportChart] = [], byMeasure: Bool = false) {
@@ -34,26 +34,26 @@ public struct ReportDeclaration: Sendable, Equatable, Codable {
     }
 
     /// Columns every report view may have that the run itself already says.
-    public static let runColumns: Set<String> = ["run_id", "scenario", "bytes_measure"]
+    package static let runColumns: Set<String> = ["run_id", "scenario", "bytes_measure"]
 
-    public func column(_ name: String) -> ReportColumn? {
+    package func column(_ name: String) -> ReportColumn? {
         columns.first { $0.name == name }
     }
 
     /// The declaration as stored in `report_views.declaration`: JSON with sorted keys.
-    public func storedText() throws -> String {
+    package func storedText() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     /// FNV-1a 64 of the stored text: a changed query, column or chart recreates the view.
-    public func checksum() throws -> String {
+    package func checksum() throws -> String {
         FNV1a.hex(try storedText())
     }
 
     /// Why this declaration cannot become a view, or nil.
-    public var problem: String? {
+    package var problem: String? {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
         if name.isEmpty { return "a report needs a name" }
         if !view.hasSuffix("_report") || !view.allSatisfy(allowed.contains) {
@@ -72,7 +72,7 @@ extension ReportDeclaration {
     /// Bytes per instance and savings against the baseline strategy, per component: the
     /// report of every scenario that declares none of its own (lazy-container, users'
     /// components), plus the break-even realization rate on the container-only `lazy` rows.
-    public static let savings = ReportDeclaration(
+    package static let savings = ReportDeclaration(
         name: "savings", view: "savings_report",
         summary: """
             The report of every scenario that declares none of its own: `savings_by_measure` plus `break_even_pct` on the container-only `lazy` rows: lazy wins \

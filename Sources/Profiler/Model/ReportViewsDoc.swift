@@ -1,12 +1,12 @@
 /// The per-scenario part of docs/schema.md, generated from the report declarations so
 /// the document cannot drift from the views (SchemaDocTests compares them).
-public enum ReportViewsDoc {
-    public static let begin = "<!-- BEGIN report views: generated from the scenarios' declarations; PROFCTL_WRITE_SCHEMA_DOC=1 swift test --disable-xctest --filter SchemaDocTests rewrites it -->"
-    public static let end = "<!-- END report views -->"
+package enum ReportViewsDoc {
+    package static let begin = "<!-- BEGIN report views: generated from the scenarios' declarations; PROFCTL_WRITE_SCHEMA_DOC=1 swift test --disable-xctest --filter SchemaDocTests rewrites it -->"
+    package static let end = "<!-- END report views -->"
 
     /// Markdown for each report: its view, the scenarios that use it, what it shows, and
     /// a table of its columns. `users` maps a report's name to the scenarios reading it.
-    public static func markdown(_ reports: [ReportDeclaration], users: [String: [String]]) -> String {
+    package static func markdown(_ reports: [ReportDeclaration], users: [String: [String]]) -> String {
         var text = begin + "\n\n"
         text += """
             One per report a scenario declares (ReportDeclaration); `profctl report` prints them. Each

@@ -1,9 +1,9 @@
 /// Columns and rows of values: what every renderer formats.
-public struct ResultTable: Sendable, Equatable {
-    public var columns: [String]
-    public var rows: [[SQLValue]]
+package struct ResultTable: Sendable, Equatable {
+    package var columns: [String]
+    package var rows: [[SQLValue]]
 
-    public init(columns: [String], rows: [[SQLValue]]) {
+    package init(columns: [String], rows: [[SQLValue]]) {
         self.columns = columns
         self.rows = rows
     }

@@ -1,25 +1,25 @@
 /// One row of the runs table.
-public struct RunInfo: Sendable, Equatable, Codable {
-    public let runID: String
-    public let scenario: String
-    public let status: String
-    public let startedAt: String
-    public let endedAt: String?
-    public let gitCommit: String?
-    public let branch: String?
-    public let ciProvider: String?
-    public let ciJob: String?
-    public let pullRequest: String?
-    public let host: String
-    public let os: String
-    public let arch: String
-    public let swiftVersion: String
-    public let buildConfiguration: String
-    public let toolVersion: String
-    public let baselineStrategy: String
-    public let report: String
-    public let parameters: String
-    public let error: String?
+package struct RunInfo: Sendable, Equatable, Codable {
+    package let runID: String
+    package let scenario: String
+    package let status: String
+    package let startedAt: String
+    package let endedAt: String?
+    package let gitCommit: String?
+    package let branch: String?
+    package let ciProvider: String?
+    package let ciJob: String?
+    package let pullRequest: String?
+    package let host: String
+    package let os: String
+    package let arch: String
+    package let swiftVersion: String
+    package let buildConfiguration: String
+    package let toolVersion: String
+    package let baselineStrategy: String
+    package let report: String
+    package let parameters: String
+    package let error: String?
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", scenario, status, startedAt = "started_at", endedAt = "ended_at"
@@ -79,16 +79,16 @@ public struct RunInfo: Sendable, Equatable, Codable {
     }
 
     /// The status of a run that finished: the only kind whose figures are results.
-    public static let complete = "complete"
+    package static let complete = "complete"
 
     /// Nil for a complete run; otherwise a sentence saying why its figures are not a result.
-    public var incompleteNote: String? {
+    package var incompleteNote: String? {
         guard status != Self.complete else { return nil }
         return "\(scenario) run \(runID.prefix(8)) is \(status)\(error.map { " (\($0))" } ?? ""): its figures are partial, not a result"
     }
 
     /// What must match between a run and its baseline for a comparison to mean anything.
-    public var environmentKey: [String: String] {
+    package var environmentKey: [String: String] {
         ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]
     }
 }

@@ -1,11 +1,11 @@
 /// The report that fits one run: rows of its scenario's report view.
-public struct RunReport: Sendable {
-    public let run: RunInfo
+package struct RunReport: Sendable {
+    package let run: RunInfo
     /// The declaration of its report: the view it read, its columns and charts.
-    public let declaration: ReportDeclaration
+    package let declaration: ReportDeclaration
     /// `requested` or `usable` for reports by byte measure (savings); nil for the others (their bytes are requested).
-    public let measure: ByteMeasure?
-    public let table: ResultTable
+    package let measure: ByteMeasure?
+    package let table: ResultTable
 
     package init(run: RunInfo, declaration: ReportDeclaration, measure: ByteMeasure?, table: ResultTable) {
         self.run = run

@@ -1,17 +1,17 @@
 /// What a run's Chrome trace shows, read from the store by TraceQuery and drawn by
 /// ChromeTrace (which runs no SQL). Values stay `SQLValue`s where the trace prints a
 /// stored value as it is (NULL as null).
-public struct RunTrace: Sendable, Equatable {
+package struct RunTrace: Sendable, Equatable {
     /// One sample: live bytes of a strategy after a step (of one component), in time order.
-    public struct Sample: Sendable, Equatable {
-        public let strategy: String
+    package struct Sample: Sendable, Equatable {
+        package let strategy: String
         /// The step's component; empty when the step is not one component's.
-        public let component: String
-        public let step: String
-        public let repeatIndex: SQLValue
-        public let liveRequestedBytes: SQLValue
-        public let liveUsableBytes: SQLValue
-        public let elapsedNanoseconds: Int64
+        package let component: String
+        package let step: String
+        package let repeatIndex: SQLValue
+        package let liveRequestedBytes: SQLValue
+        package let liveUsableBytes: SQLValue
+        package let elapsedNanoseconds: Int64
 
         package init(strategy: String, component: String = "", step: String, repeatIndex: SQLValue, liveRequestedBytes: SQLValue,
                      liveUsableBytes: SQLValue, elapsedNanoseconds: Int64) {
@@ -26,17 +26,17 @@ public struct RunTrace: Sendable, Equatable {
     }
 
     /// One lifecycle event, in recording order.
-    public struct Event: Sendable, Equatable {
-        public let strategy: String
-        public let kind: SQLValue
-        public let component: SQLValue
-        public let instance: SQLValue
-        public let requestedBytes: SQLValue
-        public let usableBytes: SQLValue
-        public let durationNanoseconds: SQLValue
+    package struct Event: Sendable, Equatable {
+        package let strategy: String
+        package let kind: SQLValue
+        package let component: SQLValue
+        package let instance: SQLValue
+        package let requestedBytes: SQLValue
+        package let usableBytes: SQLValue
+        package let durationNanoseconds: SQLValue
         /// Microseconds since the run started, when its measured work began.
-        public let atMicroseconds: Int64
-        public let repeatIndex: SQLValue
+        package let atMicroseconds: Int64
+        package let repeatIndex: SQLValue
 
         package init(strategy: String, kind: SQLValue, component: SQLValue, instance: SQLValue, requestedBytes: SQLValue,
                      usableBytes: SQLValue, durationNanoseconds: SQLValue, atMicroseconds: Int64, repeatIndex: SQLValue) {
@@ -52,9 +52,9 @@ public struct RunTrace: Sendable, Equatable {
         }
     }
 
-    public let run: RunInfo
-    public let samples: [Sample]
-    public let events: [Event]
+    package let run: RunInfo
+    package let samples: [Sample]
+    package let events: [Event]
 
     package init(run: RunInfo, samples: [Sample], events: [Event]) {
         self.run = run

@@ -1,12 +1,12 @@
 /// One SQLite value, as stored: the five storage classes.
-public enum SQLValue: Sendable, Equatable, Hashable {
+package enum SQLValue: Sendable, Equatable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    public var int64: Int64? {
+    package var int64: Int64? {
         switch self {
         case .integer(let v): v
         case .real(let v): Int64(exactly: v)
@@ -14,7 +14,7 @@ public enum SQLValue: Sendable, Equatable, Hashable {
         }
     }
 
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .integer(let v): Double(v)
         case .real(let v): v
@@ -22,19 +22,19 @@ public enum SQLValue: Sendable, Equatable, Hashable {
         }
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .text(let v) = self { return v }
         return nil
     }
 }
 
 extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByFloatLiteral {
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(floatLiteral value: Double) { self = .real(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension SQLValue {
-    public init(_ value: Int) { self = .integer(Int64(value)) }
-    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    package init(_ value: Int) { self = .integer(Int64(value)) }
+    package init(_ value: String?) { self = value.map { .text($0) } ?? .null }
 }

@@ -1,14 +1,14 @@
 /// One symbolized frame of an allocation's call stack.
-public struct SiteFrame: Hashable, Sendable {
+package struct SiteFrame: Hashable, Sendable {
     /// The executable or library's path.
-    public var module: String
+    package var module: String
     /// The demangled function; "0x..." (offset in the module) when nothing names it.
-    public var function: String
+    package var function: String
     /// Source file and line, where debug information gave them ("" and 0 otherwise).
-    public var file: String
-    public var line: Int
+    package var file: String
+    package var line: Int
 
-    public init(module: String, function: String, file: String = "", line: Int = 0) {
+    package init(module: String, function: String, file: String = "", line: Int = 0) {
         self.module = module
         self.function = function
         self.file = file
@@ -16,9 +16,9 @@ public struct SiteFrame: Hashable, Sendable {
     }
 
     /// The frame of a block whose stack was not captured.
-    public static let unknown = SiteFrame(module: "", function: "(stack not captured)")
+    package static let unknown = SiteFrame(module: "", function: "(stack not captured)")
     /// The site of frees of blocks allocated before measuring began (their stacks were never captured).
-    public static let untracked = SiteFrame(module: "", function: "(freed, allocated before measuring)")
+    package static let untracked = SiteFrame(module: "", function: "(freed, allocated before measuring)")
 
     /// The hooks' own entry points: frames of these are dropped from the inner end of a stack.
     package static let hookFunctions: Set<String> = [
@@ -29,7 +29,7 @@ public struct SiteFrame: Hashable, Sendable {
     /// The folding rule (docs/hooks.md, "Sites"): a frame of the user's code is one in a
     /// module that is not the system's or the Swift toolchain's, in a function that is not
     /// the standard library's (nor a specialization of it) or the runtime's.
-    public var isUserCode: Bool {
+    package var isUserCode: Bool {
         if Self.isSystemModule(module) || function.hasPrefix("0x") || function.hasPrefix("(") && self != .unknown && self != .untracked { return false }
         if function.hasPrefix("Swift.") || function.contains(" of Swift.") || function.hasPrefix("swift_")
             || function.hasPrefix("__swift") || function.hasPrefix("(extension in Swift)") { return false }
@@ -50,13 +50,13 @@ public struct SiteFrame: Hashable, Sendable {
 }
 
 /// A stored call stack: frames innermost first, and the frame the folding rule names it by.
-public struct SiteStack: Hashable, Sendable {
-    public var frames: [SiteFrame]
+package struct SiteStack: Hashable, Sendable {
+    package var frames: [SiteFrame]
 
-    public init(frames: [SiteFrame]) { self.frames = frames }
+    package init(frames: [SiteFrame]) { self.frames = frames }
 
     /// The innermost frame of the user's code, else the innermost frame.
-    public var site: SiteFrame {
+    package var site: SiteFrame {
         frames.first(where: \.isUserCode) ?? frames.first ?? .unknown
     }
 }
@@ -65,7 +65,7 @@ extension SiteFrame {
     /// The name of the node a stack cut at the capture depth (`record --site-depth`) starts
     /// under: its outer frames, the measured region's among them, were not captured, so its
     /// path starts mid-tree.
-    public static let cutMarker = "(stack cut at the capture depth; outer frames not captured)"
+    package static let cutMarker = "(stack cut at the capture depth; outer frames not captured)"
 
     /// The user's frames of a stack inside the measured region, outermost first (what lies
     /// outside it, the runner and main, is the same for every site); the site alone if none.
@@ -91,7 +91,7 @@ extension SiteFrame {
     /// where what the debug information gave is no source file: `<compiler-generated>`,
     /// `<stdin>` (code the compiler made up, or read from a pipe), or a non-Swift file with
     /// no line (llvm-symbolizer's nearest unit, e.g. crtstuff.c for a stdlib function).
-    public static func location(file: String, line: Int) -> String {
+    package static func location(file: String, line: Int) -> String {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         if name.isEmpty || name.hasPrefix("<") { return "" }
         if line > 0 { return "\(name):\(line)" }
@@ -99,5 +99,5 @@ extension SiteFrame {
     }
 
     /// This frame's ``location(file:line:)``.
-    public var location: String { Self.location(file: file, line: line) }
+    package var location: String { Self.location(file: file, line: line) }
 }

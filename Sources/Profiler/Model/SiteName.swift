@@ -5,7 +5,7 @@ import Foundation
 /// rule, "cut at the first parenthesis", turned a private type's name
 /// `Yams.(Parser in _0F1A).parse() -> ...` into "Yams." and a specialization into
 /// "generic specialization <"; this one reads Swift's demangled grammar instead.
-public enum SiteName {
+package enum SiteName {
     /// "Profiler.Label.init(text: ...) -> Label" -> "Profiler.Label.init";
     /// "Yams.(Parser in _0F1A).parse() -> Yams.Node" -> "Yams.Parser.parse";
     /// "generic specialization <Swift.Int> of Foo.bar<A>(A) -> ()" -> "Foo.bar<Swift.Int>";
@@ -14,7 +14,7 @@ public enum SiteName {
     /// <Catalog.ImageView> of Foo.bar() -> ()" -> "Foo.bar (merged)": Swift's function
     /// merging (symbols ending in `Tm`) keeps one body for identical specializations, named
     /// after the first, so Label's stacks run through code named for ImageView.
-    public static func short(_ name: String) -> String {
+    package static func short(_ name: String) -> String {
         var text = Substring(name)
         var merged = false, forwarder = false, specialization: String?
         // Thunks name what they convert between, which reads as noise: say what they are.
@@ -73,7 +73,7 @@ public enum SiteName {
 
     /// Whether the compiler merged this function with others of identical code: the name
     /// is then that of one of them, possibly another component's.
-    public static func isMerged(_ name: String) -> Bool {
+    package static func isMerged(_ name: String) -> Bool {
         name.hasPrefix("merged ") || name.contains(" merged ") || name.contains("of merged ")
     }
 

@@ -1,14 +1,14 @@
 /// One site of a run, as stored: its keys, the frame it is named by, its counts.
-public struct SiteRow: Sendable, Equatable {
-    public let component: String
-    public let strategy: String
-    public let kind: String
+package struct SiteRow: Sendable, Equatable {
+    package let component: String
+    package let strategy: String
+    package let kind: String
     /// The demangled function the folding rule names the stack by.
-    public let site: String
-    public let file: String
-    public let line: Int
-    public let stackID: Int64
-    public let counts: SiteCounts
+    package let site: String
+    package let file: String
+    package let line: Int
+    package let stackID: Int64
+    package let counts: SiteCounts
 
     package init(component: String, strategy: String, kind: String, site: String, file: String, line: Int, stackID: Int64,
                  counts: SiteCounts) {
@@ -24,10 +24,10 @@ public struct SiteRow: Sendable, Equatable {
 }
 
 /// The sites of one run and the stacks they name: what the icicle page and pprof draw.
-public struct RunSites: Sendable, Equatable {
-    public let runID: String
-    public let rows: [SiteRow]
-    public let stacks: [Int64: SiteStack]
+package struct RunSites: Sendable, Equatable {
+    package let runID: String
+    package let rows: [SiteRow]
+    package let stacks: [Int64: SiteStack]
 
     package init(runID: String, rows: [SiteRow], stacks: [Int64: SiteStack]) {
         self.runID = runID

@@ -3,11 +3,11 @@ import Foundation
 /// `profctl whatif`'s answers from one recorded trace: each policy's hit ratio and memory
 /// at each capacity (the miss-ratio curve), and the smallest capacity that reaches a hit
 /// ratio. Plain computation over a `CacheTrace`; the command reads the trace and prints.
-public enum WhatIfAnalysis {
+package enum WhatIfAnalysis {
     /// Capacities the curve is drawn at when none are asked for: `points` steps growing by
     /// the same factor from the smallest entry (or one entry) to all of them, where
     /// nothing is evicted any more.
-    public static func defaultCapacities(_ trace: CacheTrace, unit: CapacityUnit, points: Int = 12) -> [Int] {
+    package static func defaultCapacities(_ trace: CacheTrace, unit: CapacityUnit, points: Int = 12) -> [Int] {
         let low: Int, high: Int
         switch unit {
         case .bytes:
@@ -27,12 +27,12 @@ public enum WhatIfAnalysis {
         return capacities
     }
 
-    public static let curveColumns = ["policy", "capacity", "unit", "hits", "misses", "hit_ratio", "evictions",
+    package static let curveColumns = ["policy", "capacity", "unit", "hits", "misses", "hit_ratio", "evictions",
                                       "peak_resident_bytes", "end_resident_bytes"]
 
     /// One row per policy and capacity (one row for a policy without capacity): the curve
     /// by simulation, LRU's checked against its stack distances by the tests.
-    public static func curve(_ trace: CacheTrace, policies: [CachePolicy], capacities: [Int], unit: CapacityUnit) -> ResultTable {
+    package static func curve(_ trace: CacheTrace, policies: [CachePolicy], capacities: [Int], unit: CapacityUnit) -> ResultTable {
         var rows: [[SQLValue]] = []
         for policy in policies {
             if policy.takesCapacity {
@@ -54,13 +54,13 @@ public enum WhatIfAnalysis {
 
     static func ratio(_ value: Double) -> SQLValue { .real((value * 10_000).rounded() / 10_000) }
 
-    public static let targetColumns = ["policy", "target_hit_ratio", "capacity", "unit", "hit_ratio", "peak_resident_bytes", "how"]
+    package static let targetColumns = ["policy", "target_hit_ratio", "capacity", "unit", "hit_ratio", "peak_resident_bytes", "how"]
 
     /// Per policy, the smallest capacity whose hit ratio is at least `target`: exact for LRU
     /// (its stack distances), by bisection for the other bounded policies (which assumes the
     /// ratio grows with the capacity; FIFO's need not: Belady's anomaly), and the replay's own
     /// ratio for the policies without a capacity.
-    public static func smallestCapacities(_ trace: CacheTrace, policies: [CachePolicy], target: Double,
+    package static func smallestCapacities(_ trace: CacheTrace, policies: [CachePolicy], target: Double,
                                           unit: CapacityUnit, lru: LRUCurve) -> ResultTable {
         let everything = unit == .bytes ? max(1, trace.totalBytes) : max(1, trace.distinctKeys)
         var rows: [[SQLValue]] = []

@@ -2,10 +2,10 @@ import Foundation
 import ProfilerModel
 
 /// RFC 4180 CSV with a header row; NULL is an empty field, numbers at full precision.
-public struct CSVRenderer: Renderer {
-    public init() {}
+package struct CSVRenderer: Renderer {
+    package init() {}
 
-    public func render(_ table: ResultTable) -> String {
+    package func render(_ table: ResultTable) -> String {
         func field(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text

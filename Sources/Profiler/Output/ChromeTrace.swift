@@ -7,9 +7,9 @@ import ProfilerModel
 /// "Label build"; a step that is not one component's is named alone), and an instant event
 /// per lifecycle event with its component and bytes. Timestamps are microseconds since
 /// the run started.
-public enum ChromeTrace {
+package enum ChromeTrace {
     /// The runs' traces (TraceQuery reads them) as one trace-event document.
-    public static func export(_ traces: [RunTrace]) -> String {
+    package static func export(_ traces: [RunTrace]) -> String {
         var events: [String] = []
         for (index, trace) in traces.enumerated() {
             events += self.trace(trace, pid: index + 1)

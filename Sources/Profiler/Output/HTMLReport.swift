@@ -5,18 +5,18 @@ import ProfilerModel
 /// allocation sites' icicles, which read without it) with each run's
 /// report table, charts that fit its scenario, and its live bytes over the steps.
 /// Light and dark mode follow the reader's setting; charts keep together when printed.
-public enum HTMLReport {
-    public struct Section: Sendable {
-        public let report: RunReport
-        public let timeline: [TimelinePoint]
+package enum HTMLReport {
+    package struct Section: Sendable {
+        package let report: RunReport
+        package let timeline: [TimelinePoint]
         /// Its allocations by size class (SizeClassChart); empty draws nothing.
-        public var sizeClasses: [SizeClassPoint] = []
+        package var sizeClasses: [SizeClassPoint] = []
         /// Icicle charts of its allocation sites (SiteIcicle.charts), for runs recorded
         /// with --sites; empty draws nothing.
-        public var siteCharts: [String] = []
+        package var siteCharts: [String] = []
         /// Miss-ratio curves of a cache run's request trace (WhatIfPage.charts); empty draws nothing.
-        public var whatIfCharts: [String] = []
-        public init(report: RunReport, timeline: [TimelinePoint]) {
+        package var whatIfCharts: [String] = []
+        package init(report: RunReport, timeline: [TimelinePoint]) {
             self.report = report
             self.timeline = timeline
         }
@@ -58,7 +58,7 @@ public enum HTMLReport {
         @media print { section { break-before: page; } section:first-of-type { break-before: auto; } }
         """
 
-    public static func render(_ sections: [Section], generatedAt: String) -> String {
+    package static func render(_ sections: [Section], generatedAt: String) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>profctl report</title>"
         let icicles = sections.contains { !$0.siteCharts.isEmpty }

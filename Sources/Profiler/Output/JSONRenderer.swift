@@ -2,10 +2,10 @@ import Foundation
 import ProfilerModel
 
 /// A JSON array with one object per row, keys in column order.
-public struct JSONRenderer: Renderer {
-    public init() {}
+package struct JSONRenderer: Renderer {
+    package init() {}
 
-    public func render(_ table: ResultTable) -> String {
+    package func render(_ table: ResultTable) -> String {
         let objects = table.rows.map { row in
             "{" + zip(table.columns, row).map { "\(JSONText.string($0)): \(JSONText.value($1))" }.joined(separator: ", ") + "}"
         }
@@ -14,8 +14,8 @@ public struct JSONRenderer: Renderer {
 }
 
 /// JSON literals written by hand so that keys keep their column order.
-public enum JSONText {
-    public static func string(_ text: String) -> String {
+package enum JSONText {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -31,7 +31,7 @@ public enum JSONText {
         return out + "\""
     }
 
-    public static func value(_ v: SQLValue) -> String {
+    package static func value(_ v: SQLValue) -> String {
         switch v {
         case .null: "null"
         case .integer(let i): String(i)

@@ -2,10 +2,10 @@ import Foundation
 import ProfilerModel
 
 /// A GitHub-flavoured Markdown table, for pull-request comments and docs.
-public struct MarkdownRenderer: Renderer {
-    public init() {}
+package struct MarkdownRenderer: Renderer {
+    package init() {}
 
-    public func render(_ table: ResultTable) -> String {
+    package func render(_ table: ResultTable) -> String {
         // A pipe ends a cell and a newline ends the row: neither may pass through as is.
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "|", with: "\\|")

@@ -6,14 +6,14 @@ import ProfilerModel
 /// the error for any other name, so a format is added here (a case, and the switches
 /// below that the compiler then points at), in its renderer's file, and in the menus
 /// that offer it.
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
     case table, markdown, csv, json, html, junit, github
     case chromeTrace = "chrome-trace"
     case pprof
 
     /// Renders one table. Throws for a format made for another kind of result (check
     /// verdicts, traces, profiles): the menus never offer those for tables.
-    public func render(_ table: ResultTable) throws -> String {
+    package func render(_ table: ResultTable) throws -> String {
         switch self {
         case .table: TableRenderer().render(table)
         case .markdown: MarkdownRenderer().render(table)
@@ -26,7 +26,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// A caption above a table, as this format prints it; nil where text before the table
     /// would break the document (CSV, JSON, HTML, ...): callers put it on stderr instead.
-    public func caption(_ text: String) -> String? {
+    package func caption(_ text: String) -> String? {
         switch self {
         case .table: return text + "\n\n"
         case .markdown:
@@ -38,7 +38,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// The formats as help lists them: "table, markdown, csv, json or html".
-    public static func list(_ formats: [OutputFormat]) -> String {
+    package static func list(_ formats: [OutputFormat]) -> String {
         let names = formats.map(\.rawValue)
         guard let last = names.last else { return "" }
         return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
@@ -46,43 +46,43 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 }
 
 /// A kind of result and the formats it can be printed in, in the order help lists them.
-public protocol FormatMenu: Sendable {
+package protocol FormatMenu: Sendable {
     static var formats: [OutputFormat] { get }
 }
 
 /// Any result that is a table (`OutputFormat.render`): runs, query results, sites, trends...
-public enum TableFormats: FormatMenu {
-    public static let formats: [OutputFormat] = [.table, .markdown, .csv, .json, .html]
+package enum TableFormats: FormatMenu {
+    package static let formats: [OutputFormat] = [.table, .markdown, .csv, .json, .html]
 }
 
 /// Runs written in another tool's format (`profctl export`).
-public enum ExportFormats: FormatMenu {
-    public static let formats: [OutputFormat] = [.chromeTrace, .pprof]
+package enum ExportFormats: FormatMenu {
+    package static let formats: [OutputFormat] = [.chromeTrace, .pprof]
 }
 
 /// A format asked of a result that does not offer it.
-public struct FormatNotOffered: Error, LocalizedError, Sendable {
-    public let format: OutputFormat
-    public let offered: [OutputFormat]
+package struct FormatNotOffered: Error, LocalizedError, Sendable {
+    package let format: OutputFormat
+    package let offered: [OutputFormat]
     package init(format: OutputFormat, offered: [OutputFormat]) {
         self.format = format
         self.offered = offered
     }
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         "\(format.rawValue) is not a format of this result: use \(OutputFormat.list(offered))"
     }
 }
 
 /// A table as a standalone HTML page (reports in HTML also get charts: HTMLReport).
-public struct HTMLTableRenderer: Renderer {
-    public init() {}
-    public func render(_ table: ResultTable) -> String {
+package struct HTMLTableRenderer: Renderer {
+    package init() {}
+    package func render(_ table: ResultTable) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>profctl</title><style>\(HTMLReport.style)</style></head><body>\n"
             + HTMLReport.table(table) + "</body></html>\n"
     }
 }
 
 /// Formats a result table as text. Renderers only format: no queries, no arithmetic.
-public protocol Renderer: Sendable {
+package protocol Renderer: Sendable {
     func render(_ table: ResultTable) -> String
 }

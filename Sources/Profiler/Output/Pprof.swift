@@ -8,9 +8,9 @@ import ProfilerModel
 /// step's frees count against them, so a round trip nets to 0), alloc_objects,
 /// inuse_objects. One sample per (run, component, strategy, kind, stack) with those as
 /// labels. Hand-written encoder: the few messages below, no generated code.
-public enum Pprof {
+package enum Pprof {
     /// The profile of the given runs' sites (SiteQuery.sites reads them).
-    public static func export(_ runs: [RunSites]) -> [UInt8] {
+    package static func export(_ runs: [RunSites]) -> [UInt8] {
         var profile = ProfileBuilder()
         for run in runs {
             for row in run.rows {

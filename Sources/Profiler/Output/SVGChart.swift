@@ -3,11 +3,11 @@ import Foundation
 /// Small, dependency-free SVG charts for the HTML report. Colours come from CSS
 /// variables (--series-0 ... --series-5, --ink, --grid) so one chart reads in light and
 /// dark mode and prints.
-public enum SVGChart {
-    public struct Series: Sendable {
-        public let name: String
-        public let values: [Double?]
-        public init(name: String, values: [Double?]) {
+package enum SVGChart {
+    package struct Series: Sendable {
+        package let name: String
+        package let values: [Double?]
+        package init(name: String, values: [Double?]) {
             self.name = name
             self.values = values
         }
@@ -37,7 +37,7 @@ public enum SVGChart {
 
     /// Grouped vertical bars: one group per category, one bar per series. With `logScale`,
     /// bars are drawn on a log10 axis (for latencies that span orders of magnitude).
-    public static func bars(title: String, unit: String, categories: [String], series: [Series], logScale: Bool = false) -> String {
+    package static func bars(title: String, unit: String, categories: [String], series: [Series], logScale: Bool = false) -> String {
         let width = 720.0, height = 260.0, left = 70.0, top = 30.0, bottom = 200.0
         let scale = AxisScale(unit: unit, values: series.flatMap { $0.values.compactMap { $0 } }, logarithmic: logScale)
         func y(_ v: Double) -> Double { bottom - scale.fraction(v) * (bottom - top) }
@@ -64,7 +64,7 @@ public enum SVGChart {
 
     /// One line per series over ordered steps. `kind` names the chart for the page's checks
     /// (`data-chart`: the live-bytes chart is "timeline").
-    public static func lines(title: String, unit: String, steps: [String], series: [Series], kind: String? = nil) -> String {
+    package static func lines(title: String, unit: String, steps: [String], series: [Series], kind: String? = nil) -> String {
         let width = 720.0, height = 260.0, left = 70.0, top = 30.0, bottom = 200.0
         let scale = AxisScale(unit: unit, values: series.flatMap { $0.values.compactMap { $0 } })
         func y(_ v: Double) -> Double { bottom - scale.fraction(v) * (bottom - top) }

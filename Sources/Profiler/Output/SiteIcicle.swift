@@ -7,11 +7,11 @@ import ProfilerModel
 /// speedscope and memray users expect: click a box to zoom into it (click the top box to
 /// zoom out), a search box that highlights every frame whose name matches, and a tooltip
 /// with the full name, location, bytes, allocations and share of the chart.
-public enum SiteIcicle {
+package enum SiteIcicle {
     static let width = 760.0, rowHeight = 18.0
 
     /// One chart per group of `rows`, in their order (at most `limit` groups).
-    public static func charts(_ rows: [SiteRow], stacks: [Int64: SiteStack], limit: Int = 24) -> [String] {
+    package static func charts(_ rows: [SiteRow], stacks: [Int64: SiteStack], limit: Int = 24) -> [String] {
         let groups = SiteCallTree.groups(rows.filter { $0.counts.requestedBytes > 0 }, stacks: stacks, limit: limit) {
             $0.requestedBytes
         }
@@ -165,7 +165,7 @@ public enum SiteIcicle {
         """
 
     /// A page of its own (`profctl sites --format html`): the charts, then the table.
-    public static func page(_ rows: [SiteRow], stacks: [Int64: SiteStack], runID: String, table: ResultTable) -> String {
+    package static func page(_ rows: [SiteRow], stacks: [Int64: SiteStack], runID: String, table: ResultTable) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>profctl sites</title><style>"
         html += """
             :root { color-scheme: light dark; --bg: #fff; --ink: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7; }

@@ -2,10 +2,10 @@ import Foundation
 import ProfilerModel
 
 /// A plain aligned table for terminals: numbers right-aligned, text left-aligned.
-public struct TableRenderer: Renderer {
-    public init() {}
+package struct TableRenderer: Renderer {
+    package init() {}
 
-    public func render(_ table: ResultTable) -> String {
+    package func render(_ table: ResultTable) -> String {
         let cells = table.rows.map { $0.map(\.displayText) }
         var widths = table.columns.map(\.count)
         for row in cells {

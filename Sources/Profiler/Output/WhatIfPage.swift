@@ -4,8 +4,8 @@ import ProfilerModel
 /// most bytes held, against capacity, one line per policy) above the table. Capacities
 /// are spaced evenly as drawn, so the grid's equal factors make a log-scale axis; a policy
 /// without a capacity is drawn flat, at its one value, for reference.
-public enum WhatIfPage {
-    public static func render(_ table: ResultTable, title: String) -> String {
+package enum WhatIfPage {
+    package static func render(_ table: ResultTable, title: String) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>profctl whatif</title>"
         html += "<style>\(HTMLReport.style)</style></head><body>\n<h1>profctl whatif</h1>\n"
@@ -16,7 +16,7 @@ public enum WhatIfPage {
 
     /// The curves of the policies with a capacity (hit ratio, and the most bytes held), then
     /// the hit ratios of those without one as bars: each line keeps a colour of its own.
-    public static func charts(_ table: ResultTable) -> [String] {
+    package static func charts(_ table: ResultTable) -> [String] {
         guard let policyColumn = table.columns.firstIndex(of: "policy"), let capacityColumn = table.columns.firstIndex(of: "capacity"),
               let unitColumn = table.columns.firstIndex(of: "unit"), let ratioColumn = table.columns.firstIndex(of: "hit_ratio"),
               let bytesColumn = table.columns.firstIndex(of: "peak_resident_bytes") else { return [] }

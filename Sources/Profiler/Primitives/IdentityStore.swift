@@ -7,8 +7,8 @@ import ProfilerRecording
 /// keep their element (and its state), new ones get a new element, and vanished ones
 /// are released. Which identity an item gets is the caller's choice; that choice is
 /// what the `identity` scenario compares.
-public final class IdentityStore<ID: Hashable, Element: AnyObject> {
-    public private(set) var elements: [ID: Element] = [:]
+package final class IdentityStore<ID: Hashable, Element: AnyObject> {
+    package private(set) var elements: [ID: Element] = [:]
     /// The instance number each element got when it was built, used again by its
     /// release: figures follow the element, not its list position (a head insertion
     /// would otherwise reuse instance 0) nor the table's hash order.
@@ -16,20 +16,20 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
     /// The next instance number: one per element built over the store's life.
     private var nextInstance = 0
 
-    public init() {}
+    package init() {}
 
     /// What one update did.
-    public struct Changes: Sendable, Equatable {
-        public var created = 0
-        public var kept = 0
-        public var released = 0
+    package struct Changes: Sendable, Equatable {
+        package var created = 0
+        package var kept = 0
+        package var released = 0
     }
 
     /// Reconciles with `identities` (in order; a duplicate identity maps its items onto
     /// one element). `make` builds an element; `configure` runs for every element with
     /// its position, new or kept. With a probe, creations and releases are measured.
     @discardableResult
-    public func update(_ identities: [ID], probe: Probe? = nil,
+    package func update(_ identities: [ID], probe: Probe? = nil,
                        make: (ID, Int) -> Element, configure: (Element, Int) -> Void) throws -> Changes {
         var changes = Changes()
         var seen = Set<ID>()
@@ -75,7 +75,7 @@ public final class IdentityStore<ID: Hashable, Element: AnyObject> {
 
     /// Releases every element. The table keeps its storage (a later `update` reuses it),
     /// so each release gives back exactly what its element held.
-    public func removeAll(probe: Probe? = nil) throws {
+    package func removeAll(probe: Probe? = nil) throws {
         for id in builtOrder(Array(elements.keys)) {
             try release(id, probe: probe)
         }

@@ -15,7 +15,7 @@ import ProfilerRecording
 public final class LazyContainer<Component: AnyObject, Parent: AnyObject> {
     public private(set) var component: Component?
     private let factory: () -> Component
-    public private(set) weak var parent: Parent?
+    package private(set) weak var parent: Parent?
 
     public init(_ factory: @escaping () -> Component) {
         self.factory = factory

@@ -7,32 +7,32 @@ import ProfilerRecording
 ///
 /// Data arrives in pages: when the last visible row comes within `loadThreshold` rows
 /// of the end of what is loaded, the next page is loaded, until `totalItems`.
-public final class LazyList<Row: AnyObject, Body: AnyObject> {
-    public enum Policy: Sendable {
+package final class LazyList<Row: AnyObject, Body: AnyObject> {
+    package enum Policy: Sendable {
         /// Every loaded item at once.
         case all
         /// Only the rows in the viewport.
         case visible
     }
 
-    public let creation: Policy
-    public let realization: Policy
-    public let totalItems: Int
-    public let pageSize: Int
-    public let loadThreshold: Int
+    package let creation: Policy
+    package let realization: Policy
+    package let totalItems: Int
+    package let pageSize: Int
+    package let loadThreshold: Int
     private let makeRow: (Int) -> Row
     private let makeBody: (Row, Int) -> Body
 
-    public private(set) var loadedItems = 0
-    public private(set) var pagesLoaded = 0
+    package private(set) var loadedItems = 0
+    package private(set) var pagesLoaded = 0
     /// Created rows, by item index: kept for the life of the list.
-    public private(set) var rows: [Int: Row] = [:]
+    package private(set) var rows: [Int: Row] = [:]
     /// Realized bodies, by item index.
-    public private(set) var bodies: [Int: Body] = [:]
-    public private(set) var visible: Range<Int> = 0..<0
-    public private(set) var maxVisible = 0
+    package private(set) var bodies: [Int: Body] = [:]
+    package private(set) var visible: Range<Int> = 0..<0
+    package private(set) var maxVisible = 0
 
-    public init(totalItems: Int, pageSize: Int = 30, loadThreshold: Int = 10, creation: Policy, realization: Policy,
+    package init(totalItems: Int, pageSize: Int = 30, loadThreshold: Int = 10, creation: Policy, realization: Policy,
                 makeRow: @escaping (Int) -> Row, makeBody: @escaping (Row, Int) -> Body) {
         self.totalItems = totalItems
         self.pageSize = max(1, pageSize)
@@ -47,7 +47,7 @@ public final class LazyList<Row: AnyObject, Body: AnyObject> {
     /// dropping as the policies say. Bodies that leave the viewport are dropped (their
     /// nested state with them) unless everything is realized; rows stay.
     /// `didRealize` runs for each newly realized body.
-    public func scroll(to offset: Int, viewport: Int, probe: Probe,
+    package func scroll(to offset: Int, viewport: Int, probe: Probe,
                        didRealize: (Int, Body) -> Void = { _, _ in },
                        willDrop: (Int, Body) -> Void = { _, _ in }) throws {
         if loadedItems == 0 { try loadPage(probe) }
@@ -83,7 +83,7 @@ public final class LazyList<Row: AnyObject, Body: AnyObject> {
     }
 
     /// Drops every body and row.
-    public func removeAll(probe: Probe) throws {
+    package func removeAll(probe: Probe) throws {
         for index in bodies.keys.sorted() {
             try probe.component("row-body").instance(index).measure(.release) { bodies[index] = nil }
         }

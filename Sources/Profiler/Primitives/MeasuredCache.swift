@@ -11,10 +11,10 @@ import ProfilerRecording
 /// Room is made the way the replay makes it: on a miss, the least recently used entries
 /// go until the new one fits; an entry larger than the whole capacity is not kept.
 /// Not thread-safe: use one from one thread, or guard it.
-public final class MeasuredCache<Value> {
+package final class MeasuredCache<Value> {
     /// How much the cache may hold: the bytes its entries' builds allocated, or how many
     /// entries; at least 1.
-    public enum Limit: Sendable, Equatable {
+    package enum Limit: Sendable, Equatable {
         case bytes(Int), entries(Int)
     }
 
@@ -31,21 +31,21 @@ public final class MeasuredCache<Value> {
         }
     }
 
-    public let limit: Limit
+    package let limit: Limit
     private var entries: [String: Node] = [:]
     /// Most recently used first.
     private var newest: Node?
     private var oldest: Node?
     private var used = 0
     /// Bytes of the entries held now (what their builds allocated).
-    public private(set) var residentBytes = 0
+    package private(set) var residentBytes = 0
 
-    public init(limit: Limit) { self.limit = limit }
+    package init(limit: Limit) { self.limit = limit }
 
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The value for `key`: from the cache (a `hit`), or built, kept and measured (a `miss`).
-    public func value(forKey key: String, probe: Probe, build: () throws -> Value) throws -> Value {
+    package func value(forKey key: String, probe: Probe, build: () throws -> Value) throws -> Value {
         let keyed = probe.component(key)
         if let node = entries[key] {
             let measured = try AllocationScope.measure { () -> Value in
@@ -73,7 +73,7 @@ public final class MeasuredCache<Value> {
     }
 
     /// The run loop went idle: marked in the trace (this cache keeps its entries).
-    public func idle(probe: Probe) throws {
+    package func idle(probe: Probe) throws {
         try probe.component("cache").measure(.idle) {}
     }
 

@@ -4,12 +4,12 @@ import ProfilerStore
 /// Reads a cache's request trace back from a run's events: its lookups (`hit`, `miss`
 /// with the bytes the miss built), releases, evictions and idle turns, in the run's
 /// order. The key is the event's component (the image name).
-public enum CacheTraceQuery {
+package enum CacheTraceQuery {
     /// The event kinds a trace is made of.
     static let kinds = "'hit', 'miss', 'release', 'evict', 'idle'"
 
     /// Strategies of the run with at least one lookup, in the order they were recorded.
-    public static func strategies(runID: String, in db: any SQLRowSource) throws -> [String] {
+    package static func strategies(runID: String, in db: any SQLRowSource) throws -> [String] {
         try db.rows("""
             SELECT s.strategy FROM event_series x
             JOIN runs r ON r.run_key = x.run_key
@@ -21,7 +21,7 @@ public enum CacheTraceQuery {
     }
 
     /// Runs with at least one lookup, newest first: the choices when a run has none.
-    public static func runsWithRequests(in db: any SQLRowSource, limit: Int = 10) throws -> [String] {
+    package static func runsWithRequests(in db: any SQLRowSource, limit: Int = 10) throws -> [String] {
         try db.rows("""
             SELECT r.run_id || ' (' || r.scenario || ')' FROM runs r
             WHERE EXISTS (SELECT 1 FROM event_series x JOIN event_kinds k ON k.kind_id = x.kind_id
@@ -31,7 +31,7 @@ public enum CacheTraceQuery {
     }
 
     /// The trace of one strategy in one repeat of the run.
-    public static func load(runID: String, strategy: String, repeatIndex: Int = 0,
+    package static func load(runID: String, strategy: String, repeatIndex: Int = 0,
                             in db: any SQLRowSource) throws -> CacheTrace {
         let rows = try db.rows("""
             SELECT k.name, s.component, e.requested_bytes
@@ -54,7 +54,7 @@ public enum CacheTraceQuery {
 
     /// Live bytes the strategy held when its last step ended (the run's last sample of it):
     /// what its cache still holds once every user has let go.
-    public static func endLiveBytes(runID: String, strategy: String, repeatIndex: Int = 0,
+    package static func endLiveBytes(runID: String, strategy: String, repeatIndex: Int = 0,
                                     in db: any SQLRowSource) throws -> Int? {
         try db.scalar("""
             SELECT m.live_requested_bytes FROM samples m JOIN runs r ON r.run_key = m.run_key

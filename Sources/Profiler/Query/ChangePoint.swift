@@ -2,18 +2,18 @@ import ProfilerSupport
 
 /// Where a series moved to a new level: the first index of the new level and the
 /// medians of the level before and of the level after it.
-public struct ChangePoint: Sendable, Equatable {
+package struct ChangePoint: Sendable, Equatable {
     /// The first index (into the series given) of the new level.
-    public let index: Int
+    package let index: Int
     /// The median of the values from the previous change point (or the start) up to `index`.
-    public let beforeMedian: Double
+    package let beforeMedian: Double
     /// The median of the values from `index` up to the next change point (or the end).
-    public let afterMedian: Double
+    package let afterMedian: Double
     /// The permutation test's p-value for a latency change point; nil for an exact series,
     /// where any difference is a change.
-    public let pValue: Double?
+    package let pValue: Double?
 
-    public init(index: Int, beforeMedian: Double, afterMedian: Double, pValue: Double?) {
+    package init(index: Int, beforeMedian: Double, afterMedian: Double, pValue: Double?) {
         self.index = index
         self.beforeMedian = beforeMedian
         self.afterMedian = afterMedian
@@ -21,15 +21,15 @@ public struct ChangePoint: Sendable, Equatable {
     }
 
     /// The shift in percent of the level before; nil when that level is 0.
-    public var shiftPercent: Double? {
+    package var shiftPercent: Double? {
         beforeMedian == 0 ? nil : (afterMedian - beforeMedian) / abs(beforeMedian) * 100
     }
 }
 
 /// The knobs of the E-Divisive search (docs/cli.md, trend), each checked when made.
-public struct ChangePointParameters: Sendable, Equatable {
+package struct ChangePointParameters: Sendable, Equatable {
     /// A value that cannot be used, with the value; the caller names its own option.
-    public enum Invalid: Error, Sendable, Equatable {
+    package enum Invalid: Error, Sendable, Equatable {
         /// Fewer than 2 runs on a side: one run is not a level.
         case minSegment(Int)
         /// Not strictly between 0 and 1.
@@ -43,24 +43,24 @@ public struct ChangePointParameters: Sendable, Equatable {
     }
 
     /// Three runs on a side: a pair of runs is too little to call a level.
-    public static let defaultMinSegment = 3
+    package static let defaultMinSegment = 3
     /// One split in a hundred kept by chance in pure noise.
-    public static let defaultSignificance = 0.01
+    package static let defaultSignificance = 0.01
     /// ecp's default; the smallest p-value it can give is 1/200, below the default significance.
-    public static let defaultPermutations = 199
+    package static let defaultPermutations = 199
     /// A bound on the work one test may ask for.
-    public static let maxPermutations = 100_000
+    package static let maxPermutations = 100_000
     /// The permutation test's seed: fixed, so the same history gives the same answer.
-    public static let seed: UInt64 = 0x5EED_C4A9_6E90_1A75
+    package static let seed: UInt64 = 0x5EED_C4A9_6E90_1A75
 
     /// The fewest points on each side of a change point.
-    public let minSegment: Int
+    package let minSegment: Int
     /// A change point is kept when its permutation p-value is at most this.
-    public let significance: Double
+    package let significance: Double
     /// How many random reorderings the test compares the observed split with.
-    public let permutations: Int
+    package let permutations: Int
 
-    public init(minSegment: Int = defaultMinSegment, significance: Double = defaultSignificance,
+    package init(minSegment: Int = defaultMinSegment, significance: Double = defaultSignificance,
                 permutations: Int = defaultPermutations) throws(Invalid) {
         guard minSegment >= 2 else { throw .minSegment(minSegment) }
         guard significance > 0, significance < 1 else { throw .significance(significance) }
@@ -76,7 +76,7 @@ public struct ChangePointParameters: Sendable, Equatable {
     }
 
     /// The defaults (they are valid by construction).
-    public static let standard = ChangePointParameters(checkedMinSegment: defaultMinSegment,
+    package static let standard = ChangePointParameters(checkedMinSegment: defaultMinSegment,
                                                         significance: defaultSignificance, permutations: defaultPermutations)
 
     private init(checkedMinSegment: Int, significance: Double, permutations: Int) {
@@ -89,10 +89,10 @@ public struct ChangePointParameters: Sendable, Equatable {
 /// Change points of an exact series (bytes, counts): a new level begins at each value that
 /// differs from the one before it by more than the slack both allow (0 for bytes; see
 /// MetricCatalog.allocationMetrics for counts). No statistics: the figures repeat exactly.
-public enum ExactChanges {
+package enum ExactChanges {
     /// The change points of `values`, where `slack[i]` is how far `values[i]` may move
     /// between identical runs.
-    public static func changePoints(in values: [Double], slack: [Double]) -> [ChangePoint] {
+    package static func changePoints(in values: [Double], slack: [Double]) -> [ChangePoint] {
         guard values.count > 1 else { return [] }
         let starts = (1..<values.count).filter { i in
             abs(values[i] - values[i - 1]) > max(slack.element(i) ?? 0, slack.element(i - 1) ?? 0)

@@ -12,10 +12,10 @@
 /// (reorderings at least as large + 1) / (permutations + 1). Under pure noise any
 /// ordering is as likely as another, so a first split is kept by chance with probability at
 /// most `significance`.
-public enum EDivisive {
+package enum EDivisive {
     /// The change points of `values`, in order, each with the medians of its neighbouring
     /// levels and its p-value. The same values and parameters always give the same answer.
-    public static func changePoints(in values: [Double],
+    package static func changePoints(in values: [Double],
                                     parameters: ChangePointParameters = .standard) -> [ChangePoint] {
         var starts: [Int] = []
         var pValues: [Int: Double] = [:]

@@ -1,16 +1,16 @@
 /// `profctl whatif` was pointed at a run (or a database) with no cache lookups to replay.
-public struct NoCacheLookupsError: Error, CustomStringConvertible, Equatable, Sendable {
+package struct NoCacheLookupsError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The run named, or nil when no run was named and none has lookups.
-    public let runID: String?
+    package let runID: String?
     /// Runs that have lookups (id and scenario), newest first.
-    public let runsWithLookups: [String]
+    package let runsWithLookups: [String]
 
-    public init(runID: String?, runsWithLookups: [String]) {
+    package init(runID: String?, runsWithLookups: [String]) {
         self.runID = runID
         self.runsWithLookups = runsWithLookups
     }
 
-    public var description: String {
+    package var description: String {
         let what = runID.map { "run \($0) has no cache lookups (hit or miss events) to replay" }
             ?? "no run in the database has cache lookups (hit or miss events) to replay"
         let choices = runsWithLookups.isEmpty

@@ -3,24 +3,24 @@ import ProfilerModel
 import ProfilerStore
 
 /// Limits on analysts' queries.
-public struct QueryLimits: Sendable, Equatable {
+package struct QueryLimits: Sendable, Equatable {
     /// A statement still running after this many seconds is stopped.
-    public var seconds: Double = 10
+    package var seconds: Double = 10
     /// At most this many rows are returned; the result says when more were left out.
-    public var maxRows = 10_000
+    package var maxRows = 10_000
 
-    public init(seconds: Double = 10, maxRows: Int = 10_000) {
+    package init(seconds: Double = 10, maxRows: Int = 10_000) {
         self.seconds = seconds
         self.maxRows = maxRows
     }
 }
 
 /// What a query returned, and whether rows were left out.
-public struct QueryResult: Sendable, Equatable {
-    public let table: ResultTable
-    public let truncated: Bool
+package struct QueryResult: Sendable, Equatable {
+    package let table: ResultTable
+    package let truncated: Bool
 
-    public init(table: ResultTable, truncated: Bool) {
+    package init(table: ResultTable, truncated: Bool) {
         self.table = table
         self.truncated = truncated
     }
@@ -28,17 +28,17 @@ public struct QueryResult: Sendable, Equatable {
 
 /// A statement SQLite cannot compile (a syntax error, a column or function that does not
 /// exist): the statement as typed is wrong, not the database.
-public struct InvalidStatement: Error, CustomStringConvertible, Equatable, Sendable {
+package struct InvalidStatement: Error, CustomStringConvertible, Equatable, Sendable {
     /// SQLite's own message ("near \"SELCT\": syntax error", "no such table: savngs").
-    public let message: String
-    public let sql: String
+    package let message: String
+    package let sql: String
 
-    public init(message: String, sql: String) {
+    package init(message: String, sql: String) {
         self.message = message
         self.sql = sql
     }
 
-    public var description: String {
+    package var description: String {
         "the SQL statement is not valid: \(message); the views and their columns are documented in docs/schema.md"
     }
 }
@@ -46,8 +46,8 @@ public struct InvalidStatement: Error, CustomStringConvertible, Equatable, Senda
 /// Runs analysts' SQL against a database opened read-only. A statement that would
 /// write, attach another file, set a pragma or load an extension is refused before it
 /// runs; a runaway one is stopped after a time limit; rows are capped.
-public enum ReadOnlyQuery {
-    public static func run(_ sql: String, on db: SQLiteConnection, limits: QueryLimits = QueryLimits()) throws -> QueryResult {
+package enum ReadOnlyQuery {
+    package static func run(_ sql: String, on db: SQLiteConnection, limits: QueryLimits = QueryLimits()) throws -> QueryResult {
         db.denyWritesAndEscapes()
         defer { db.limitRunningTime(to: nil) }
         let statement: Statement

@@ -6,15 +6,15 @@ import ProfilerStore
 /// views (`report_views`, written when a file is opened for writing or a store pushed
 /// to), then the ones compiled in for what the database does not describe (a report whose
 /// view still comes from the file's migrations 0002/0003 or the store's 0001/0003).
-public struct ReportCatalog: Sendable {
-    public let reports: [String: ReportDeclaration]
+package struct ReportCatalog: Sendable {
+    package let reports: [String: ReportDeclaration]
 
-    public init(_ declarations: [ReportDeclaration]) {
+    package init(_ declarations: [ReportDeclaration]) {
         reports = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Stored declarations win: they describe the view the database actually has.
-    public static func load(from db: any SQLRowSource, declared: [ReportDeclaration]) throws -> ReportCatalog {
+    package static func load(from db: any SQLRowSource, declared: [ReportDeclaration]) throws -> ReportCatalog {
         var all = try stored(in: db)
         let names = Set(all.map(\.name))
         all += declared.filter { !names.contains($0.name) }
@@ -38,7 +38,7 @@ public struct ReportCatalog: Sendable {
     }
 
     /// The declaration of a run's report.
-    public func declaration(of run: RunInfo) throws -> ReportDeclaration {
+    package func declaration(of run: RunInfo) throws -> ReportDeclaration {
         guard let report = reports[run.report] else {
             throw ReportCatalogError.unknownReport(run.report, scenario: run.scenario, known: reports.keys.sorted())
         }
@@ -46,12 +46,12 @@ public struct ReportCatalog: Sendable {
     }
 }
 
-public enum ReportCatalogError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum ReportCatalogError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownReport(String, scenario: String, known: [String])
     case unreadableDeclaration(report: String, store: String, reason: String)
     case invalidDeclaration(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownReport(let report, let scenario, let known):
             "\(scenario)'s runs use the report '\(report)', which this database does not describe and this profctl does not know "

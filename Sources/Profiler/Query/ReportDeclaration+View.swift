@@ -5,7 +5,7 @@ import ProfilerStore
 // ProfilerModel, which knows nothing of views).
 extension ReportDeclaration {
     /// The view as the store installs it; throws when the declaration cannot be one.
-    public func repeatableView() throws -> RepeatableView {
+    package func repeatableView() throws -> RepeatableView {
         if let problem { throw ReportCatalogError.invalidDeclaration(problem) }
         return RepeatableView(view: view, report: name, query: query, checksum: try checksum(), declaration: try storedText())
     }

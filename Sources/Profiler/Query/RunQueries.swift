@@ -2,13 +2,13 @@ import ProfilerModel
 import ProfilerStore
 
 /// Finding runs: all of them, or one by id, id prefix or `latest`.
-public enum RunQueries {
-    public static func list(_ db: any SQLRowSource, limit: Int = 50) throws -> [RunInfo] {
+package enum RunQueries {
+    package static func list(_ db: any SQLRowSource, limit: Int = 50) throws -> [RunInfo] {
         RunInfo.all(try db.table("SELECT \(RunInfo.columns) FROM runs ORDER BY started_at DESC, run_id LIMIT ?", [.init(limit)]))
     }
 
     /// The newest complete run of every scenario, in the order scenarios were first recorded.
-    public static func latestPerScenario(_ db: any SQLRowSource) throws -> [RunInfo] {
+    package static func latestPerScenario(_ db: any SQLRowSource) throws -> [RunInfo] {
         RunInfo.all(try db.table("""
             SELECT \(RunInfo.columns) FROM runs r
             WHERE status = 'complete' AND started_at = (
@@ -19,7 +19,7 @@ public enum RunQueries {
 
     /// Runs that are the newest of their scenario but not complete (aborted, or still
     /// running), for `scenario` alone when given: the default selection passes over them.
-    public static func newestIncomplete(scenario: String? = nil, in db: any SQLRowSource) throws -> [RunInfo] {
+    package static func newestIncomplete(scenario: String? = nil, in db: any SQLRowSource) throws -> [RunInfo] {
         RunInfo.all(try db.table("""
             SELECT \(RunInfo.columns) FROM runs r
             WHERE status <> 'complete' AND (CAST(?1 AS TEXT) IS NULL OR scenario = ?1) AND started_at = (
@@ -30,7 +30,7 @@ public enum RunQueries {
 
     /// `latest` is the newest complete run (of `scenario`, when given); anything else
     /// is a run id or an unambiguous prefix of one.
-    public static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
+    package static func resolve(_ reference: String, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if reference == "latest" {
             let runs = RunInfo.all(try db.table("""
                 SELECT \(RunInfo.columns) FROM runs

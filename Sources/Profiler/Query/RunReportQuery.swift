@@ -6,7 +6,7 @@ import ProfilerStore
 
 extension RunReport {
     /// Reads the run's rows from its report's view, as the catalog declares it.
-    public static func load(_ run: RunInfo, measure: ByteMeasure, catalog: ReportCatalog,
+    package static func load(_ run: RunInfo, measure: ByteMeasure, catalog: ReportCatalog,
                             from db: any SQLRowSource) throws -> RunReport {
         let declaration = try catalog.declaration(of: run)
         let table = try tablesByRun([run.runID], of: declaration, measure: measure, in: db)[run.runID]
@@ -18,7 +18,7 @@ extension RunReport {
     /// each report's view read once for all of its runs (in chunks of `chunkSize` run ids).
     /// A view is computed over the whole history before it is filtered, so reading it run by
     /// run costs the history once per run: `trend` over 500 runs took minutes that way.
-    public static func load(_ runs: [RunInfo], measure: ByteMeasure, catalog: ReportCatalog,
+    package static func load(_ runs: [RunInfo], measure: ByteMeasure, catalog: ReportCatalog,
                             from db: any SQLRowSource, chunkSize: Int = 500) throws -> [RunReport] {
         let declarations = try runs.map { try catalog.declaration(of: $0) }
         let chunk = max(1, chunkSize)
@@ -60,7 +60,7 @@ extension RunReport {
 
     /// The runs a report covers: one by id (or `latest`), the newest of one scenario, or
     /// by default the newest complete run of every scenario recorded.
-    public static func runs(reference: String?, scenario: String?, in db: any SQLRowSource) throws -> [RunInfo] {
+    package static func runs(reference: String?, scenario: String?, in db: any SQLRowSource) throws -> [RunInfo] {
         if let reference {
             let run = try RunQueries.resolve(reference, scenario: scenario, in: db)
             if let scenario, run.scenario != scenario {

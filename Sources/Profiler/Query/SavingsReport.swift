@@ -2,14 +2,14 @@ import ProfilerModel
 import ProfilerStore
 
 /// One row of the `savings` view.
-public struct SavingsRow: Sendable, Equatable, Codable {
-    public let component: String
-    public let strategy: String
-    public let instances: Int
-    public let bytesPerInstance: Double
-    public let baselineStrategy: String
-    public let savedBytes: Double?
-    public let savingsPct: Double?
+package struct SavingsRow: Sendable, Equatable, Codable {
+    package let component: String
+    package let strategy: String
+    package let instances: Int
+    package let bytesPerInstance: Double
+    package let baselineStrategy: String
+    package let savedBytes: Double?
+    package let savingsPct: Double?
 
     enum CodingKeys: String, CodingKey {
         case component, strategy, instances
@@ -21,14 +21,14 @@ public struct SavingsRow: Sendable, Equatable, Codable {
 }
 
 /// The savings table of one run.
-public struct SavingsReport: Sendable, Equatable, Codable {
-    public let run: RunInfo
-    public let measure: String
-    public let rows: [SavingsRow]
+package struct SavingsReport: Sendable, Equatable, Codable {
+    package let run: RunInfo
+    package let measure: String
+    package let rows: [SavingsRow]
 
     enum CodingKeys: String, CodingKey { case run, measure = "bytes", rows }
 
-    public static func load(run reference: String, measure: ByteMeasure, from db: SQLiteConnection) throws -> SavingsReport {
+    package static func load(run reference: String, measure: ByteMeasure, from db: SQLiteConnection) throws -> SavingsReport {
         let run = try RunQueries.resolve(reference, in: db)
         let rows = try db.rows("""
             SELECT component, strategy, instances, bytes_per_instance, baseline_strategy, saved_bytes, savings_pct

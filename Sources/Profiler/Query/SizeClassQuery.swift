@@ -1,10 +1,10 @@
 import ProfilerModel
 import ProfilerStore
 
-public enum SizeClassQuery {
+package enum SizeClassQuery {
     /// The run's size classes per strategy, in the order the strategies first allocated;
     /// empty for a run recorded before schema version 8.
-    public static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> [SizeClassPoint] {
+    package static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> [SizeClassPoint] {
         try db.rows("""
             SELECT strategy, size_class, SUM(allocations), SUM(requested_bytes), SUM(usable_bytes)
             FROM size_classes WHERE run_id = ?

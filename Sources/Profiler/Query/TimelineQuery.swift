@@ -1,9 +1,9 @@
 import ProfilerModel
 import ProfilerStore
 
-public enum TimelineQuery {
+package enum TimelineQuery {
     /// Averaged over repeats; one point per (strategy, component, step) in recording order.
-    public static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> [TimelinePoint] {
+    package static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> [TimelinePoint] {
         // A store from before samples had a component (SQLite schema 10, PostgreSQL 5;
         // reading never migrates) kept one point per (strategy, step).
         let component = try hasComponent(db, "timeline") ? "component" : "''"

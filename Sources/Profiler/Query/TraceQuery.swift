@@ -2,8 +2,8 @@ import ProfilerModel
 import ProfilerStore
 
 /// The rows a run's Chrome trace is drawn from (ChromeTrace renders them).
-public enum TraceQuery {
-    public static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> RunTrace {
+package enum TraceQuery {
+    package static func load(_ run: RunInfo, from db: any SQLRowSource) throws -> RunTrace {
         let key = try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(run.runID)]) ?? .null
         // Steps and live bytes: from the samples, in time order per strategy; one per
         // point, so each component's step is a slice of its own.

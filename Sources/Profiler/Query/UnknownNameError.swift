@@ -1,17 +1,17 @@
 /// A name a user typed (an option, or a field of a budgets file) that names nothing.
 public struct UnknownNameError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What kind of name: "scenario", "metric", "component", "strategy".
-    public let kind: String
-    public let name: String
+    package let kind: String
+    package let name: String
     /// Where it was typed: `--scenario`, or `budgets.yaml:4`.
-    public let origin: String
+    package let origin: String
     /// Whose names they are ("in lazy-container"), or empty.
-    public let scope: String
-    public let known: [String]
+    package let scope: String
+    package let known: [String]
     /// A sentence that fits better than the list alone, or nil.
-    public let hint: String?
+    package let hint: String?
 
-    public init(kind: String, name: String, origin: String, scope: String = "", known: [String], hint: String? = nil) {
+    package init(kind: String, name: String, origin: String, scope: String = "", known: [String], hint: String? = nil) {
         self.kind = kind
         self.name = name
         self.origin = origin

@@ -1,20 +1,20 @@
 /// What a CI system says about the build a run belongs to: provider, branch, job and
 /// pull request. Read from GitHub Actions' and GitLab CI's variables, or a plain
 /// `CI=true`; outside CI only the branch (from git) is known.
-public struct CIContext: Sendable, Equatable, Codable {
-    public var provider: String?
-    public var branch: String?
-    public var job: String?
-    public var pullRequest: String?
+package struct CIContext: Sendable, Equatable, Codable {
+    package var provider: String?
+    package var branch: String?
+    package var job: String?
+    package var pullRequest: String?
 
-    public init(provider: String? = nil, branch: String? = nil, job: String? = nil, pullRequest: String? = nil) {
+    package init(provider: String? = nil, branch: String? = nil, job: String? = nil, pullRequest: String? = nil) {
         self.provider = provider
         self.branch = branch
         self.job = job
         self.pullRequest = pullRequest
     }
 
-    public static func detect(environment env: [String: String], directory: String) -> CIContext {
+    package static func detect(environment env: [String: String], directory: String) -> CIContext {
         func value(_ key: String) -> String? {
             guard let v = env[key], !v.isEmpty else { return nil }
             return v

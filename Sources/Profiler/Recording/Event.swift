@@ -14,7 +14,7 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case idle
 
     /// The key events store, as in the event_kinds table of migrations/0001_initial.sql (idle: 0013_cache_trace.sql).
-    public var code: Int64 {
+    package var code: Int64 {
         switch self {
         case .create: 0
         case .realize: 1
@@ -78,8 +78,8 @@ public protocol EventSink: AnyObject, Sendable {
 }
 
 extension EventSink {
-    public func enterStep(_ name: String) throws {}
-    public func sample(strategy: String, component: String, repeatIndex: Int) throws {}
-    public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {}
-    public func addLifetimes(of scopeID: UInt64, for event: Event) {}
+    package func enterStep(_ name: String) throws {}
+    package func sample(strategy: String, component: String, repeatIndex: Int) throws {}
+    package func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {}
+    package func addLifetimes(of scopeID: UInt64, for event: Event) {}
 }

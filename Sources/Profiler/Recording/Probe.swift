@@ -4,13 +4,13 @@ import ProfilerHooks
 /// events go. Instrumented primitives take one per call, so instrumentation adds no
 /// stored bytes to the things being measured.
 public struct Probe: Sendable {
-    public let sink: any EventSink
-    public let component: String
-    public let strategy: String
-    public let repeatIndex: Int
-    public var instance: Int
+    package let sink: any EventSink
+    package let component: String
+    package let strategy: String
+    package let repeatIndex: Int
+    package var instance: Int
 
-    public init(sink: any EventSink, component: String, strategy: String, repeatIndex: Int = 0, instance: Int = 0) {
+    package init(sink: any EventSink, component: String, strategy: String, repeatIndex: Int = 0, instance: Int = 0) {
         self.sink = sink
         self.component = component
         self.strategy = strategy
@@ -26,13 +26,13 @@ public struct Probe: Sendable {
     }
 
     /// The same probe for another component (an image name, a row's part).
-    public func component(_ name: String) -> Probe {
+    package func component(_ name: String) -> Probe {
         Probe(sink: sink, component: name, strategy: strategy, repeatIndex: repeatIndex, instance: instance)
     }
 
     /// Sends one event for a measured region. Its own allocations are kept out of any
     /// region still open on this thread.
-    public func emit<T>(_ kind: EventKind, _ measured: Measured<T>) throws {
+    package func emit<T>(_ kind: EventKind, _ measured: Measured<T>) throws {
         let a = measured.allocations
         let event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
                           instance: instance, allocations: a.allocations, frees: a.frees,

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Where a recording stands: what `profctl record` draws its progress bar from.
-public struct ProgressSnapshot: Sendable, Equatable {
-    public var scenario: String
-    public var component: String
-    public var strategy: String
+package struct ProgressSnapshot: Sendable, Equatable {
+    package var scenario: String
+    package var component: String
+    package var strategy: String
     /// Instances built so far (create events), over all repeats.
-    public var instancesDone: Int
+    package var instancesDone: Int
     /// Instances the whole run builds, when the scenario can say; else an estimate.
-    public var instancesTotal: Int
-    public var events: Int
-    public var elapsedSeconds: Double
+    package var instancesTotal: Int
+    package var events: Int
+    package var elapsedSeconds: Double
     /// The scenario has run: the recorder is writing its last events and the rollups.
-    public var finishing: Bool
+    package var finishing: Bool
 
-    public init(scenario: String, component: String, strategy: String, instancesDone: Int, instancesTotal: Int,
+    package init(scenario: String, component: String, strategy: String, instancesDone: Int, instancesTotal: Int,
                 events: Int, elapsedSeconds: Double, finishing: Bool = false) {
         self.finishing = finishing
         self.scenario = scenario
@@ -27,16 +27,16 @@ public struct ProgressSnapshot: Sendable, Equatable {
     }
 
     /// Share of the run done, from the instances built; never 1 before the run ends.
-    public var fraction: Double {
+    package var fraction: Double {
         guard instancesTotal > 0 else { return 0 }
         return min(0.99, Double(instancesDone) / Double(instancesTotal))
     }
 
     /// Events per second so far.
-    public var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0 }
+    package var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0 }
 
     /// Seconds left at the pace so far; nil until there is a pace.
-    public var secondsLeft: Double? {
+    package var secondsLeft: Double? {
         let f = fraction
         guard f > 0, elapsedSeconds > 0 else { return nil }
         return elapsedSeconds * (1 - f) / f
@@ -45,12 +45,12 @@ public struct ProgressSnapshot: Sendable, Equatable {
 
 /// Draws one progress line:
 /// `lazy-container [########------------] 41% Label lazy-realized 123,000/300,000 instances, 812k events/s, 0:07 left`
-public enum ProgressBar {
+package enum ProgressBar {
     /// The line for `snapshot`, at most `width` characters: the bar shrinks to fit (down
     /// to 10 characters), then whole parts are left out (the rate, then the instance
     /// counts, then the component and strategy), so an 80-column terminal never shows half
     /// a number. Only a line too narrow for the share alone is cut at the right.
-    public static func render(_ s: ProgressSnapshot, width: Int) -> String {
+    package static func render(_ s: ProgressSnapshot, width: Int) -> String {
         let percent = "\(Int((s.fraction * 100).rounded(.down)))%"
         let who = "\(s.component) \(s.strategy)"
         let count = "\(grouped(s.instancesDone))/\(grouped(s.instancesTotal)) instances"
@@ -79,7 +79,7 @@ public enum ProgressBar {
     }
 
     /// The line a finished run leaves behind.
-    public static func summary(scenario: String, runID: String, events: Int, seconds: Double, database: String) -> String {
+    package static func summary(scenario: String, runID: String, events: Int, seconds: Double, database: String) -> String {
         "recorded \(scenario) as run \(runID): \(events) events in " + String(format: "%.2f", seconds)
             + " s (\(rate(seconds > 0 ? Double(events) / seconds : 0)) events/s) into \(database)"
     }
@@ -113,7 +113,7 @@ public enum ProgressBar {
 }
 
 /// Receives progress while a run records (the CLI draws it on a terminal).
-public protocol ProgressDisplay: AnyObject, Sendable {
+package protocol ProgressDisplay: AnyObject, Sendable {
     /// Called about ten times a second while the run records.
     func update(_ snapshot: ProgressSnapshot)
     /// The run ended (finished or failed): take the bar away.

@@ -11,11 +11,11 @@ import ProfilerSupport
 ///     let recorder = try Recorder.start(database: "profile.sqlite", run: description)
 ///     try probe.measure(.create) { ... }      // probes send events to the recorder
 ///     let summary = try recorder.finish()
-public final class Recorder: EventSink, @unchecked Sendable {
-    public let runID: String
+package final class Recorder: EventSink, @unchecked Sendable {
+    package let runID: String
     /// The run's key in this database (events refer to it).
-    public let runKey: Int64
-    public let databasePath: String
+    package let runKey: Int64
+    package let databasePath: String
     private let buffer: EventBuffer
     private let writerDone = DispatchSemaphore(value: 0)
     private let startedAt = AllocationScope.monotonicNanoseconds()
@@ -30,7 +30,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private let lifetimes = SeriesLifetimes()
 
     /// Events per write transaction: large enough that the commit cost vanishes.
-    public static let batchSize = 4096
+    package static let batchSize = 4096
 
     private init(runID: String, runKey: Int64, connection: SQLiteConnection, bufferCapacity: Int) {
         self.runID = runID
@@ -42,7 +42,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// Opens (creating and migrating if needed) the database, inserts the run as
     /// `running` and starts the writer thread.
-    public static func start(database path: String, run: RunDescription,
+    package static func start(database path: String, run: RunDescription,
                              environment: RunEnvironment = .current(),
                              bufferCapacity: Int = 65_536) throws -> Recorder {
         try start(connection: ProfileStore.openForWriting(path: path, views: run.reportViews), run: run,
@@ -52,7 +52,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Starts on a connection already opened with `ProfileStore.openForWriting` (and the
     /// run's report views installed), which the recorder then owns and closes: a caller
     /// that read the database before recording pays one schema parse, not two.
-    public static func start(connection: SQLiteConnection, run: RunDescription,
+    package static func start(connection: SQLiteConnection, run: RunDescription,
                              environment: RunEnvironment = .current(),
                              bufferCapacity: Int = 65_536) throws -> Recorder {
         let runID = UUID().uuidString.lowercased()
@@ -101,35 +101,35 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// The latest event's component and strategy, create events and all events so far.
-    public var progress: (component: String, strategy: String, created: Int, events: Int) { buffer.progress }
+    package var progress: (component: String, strategy: String, created: Int, events: Int) { buffer.progress }
 
     /// Nanoseconds since the recorder started.
-    public var elapsedNanoseconds: UInt64 { AllocationScope.monotonicNanoseconds() &- startedAt }
+    package var elapsedNanoseconds: UInt64 { AllocationScope.monotonicNanoseconds() &- startedAt }
 
-    public func record(_ event: Event) throws {
+    package func record(_ event: Event) throws {
         try buffer.push(event)
     }
 
-    public func addLifetimes(of scopeID: UInt64, for event: Event) {
+    package func addLifetimes(of scopeID: UInt64, for event: Event) {
         lifetimes.add(scopeID: scopeID, kind: event.kind, component: event.component, strategy: event.strategy)
     }
 
-    public func enterStep(_ name: String) throws {
+    package func enterStep(_ name: String) throws {
         try buffer.push(marker: .step(name))
     }
 
-    public func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {
+    package func metric(_ name: String, _ value: Double, strategy: String, repeatIndex: Int) throws {
         try buffer.push(marker: .metric(name: name, value: value, strategy: strategy, repeatIndex: repeatIndex))
     }
 
-    public func sample(strategy: String, component: String, repeatIndex: Int) throws {
+    package func sample(strategy: String, component: String, repeatIndex: Int) throws {
         let elapsed = AllocationScope.monotonicNanoseconds() &- startedAt
         try buffer.push(marker: .sample(strategy: strategy, component: component, repeatIndex: repeatIndex, elapsedNanoseconds: elapsed))
     }
 
     /// Waits until every event recorded so far is in the database. Recording may not
     /// continue afterwards; `finish()` still writes the rollups.
-    public func drain() throws {
+    package func drain() throws {
         if !drained {
             drained = true
             buffer.close()
@@ -141,7 +141,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Waits for every event to be written, then writes the rollups and marks the run
     /// complete, all in one transaction. On failure the run is marked aborted.
     @discardableResult
-    public func finish() throws -> RunSummary {
+    package func finish() throws -> RunSummary {
         guard !ended else { throw RecorderError.alreadyEnded(runID) }
         ended = true
         // Closed here, not when the recorder goes: the writer thread or a progress display
@@ -164,7 +164,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// Stops the run and marks it aborted with the reason. Events already written stay.
-    public func abort(because error: any Error) {
+    package func abort(because error: any Error) {
         guard !ended else { return }
         ended = true
         try? drain()
@@ -183,16 +183,16 @@ public final class Recorder: EventSink, @unchecked Sendable {
 }
 
 /// What a finished run wrote.
-public struct RunSummary: Sendable, Equatable {
-    public let runID: String
-    public let events: Int
+package struct RunSummary: Sendable, Equatable {
+    package let runID: String
+    package let events: Int
 }
 
-public enum RecorderError: Error, CustomStringConvertible, Sendable {
+package enum RecorderError: Error, CustomStringConvertible, Sendable {
     case alreadyEnded(String)
     case notFinished
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .alreadyEnded(let run): "run \(run) has already ended"
         case .notFinished: "the recorder was released before finish() was called"

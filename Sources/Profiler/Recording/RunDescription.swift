@@ -42,19 +42,19 @@ public enum ParameterValue: Sendable, Equatable, Codable, CustomStringConvertibl
 
 /// What a run is about to record: the scenario, what savings are measured against,
 /// and its parameters.
-public struct RunDescription: Sendable, Equatable {
-    public var scenario: String
-    public var baselineStrategy: String
-    public var parameters: [String: ParameterValue]
+package struct RunDescription: Sendable, Equatable {
+    package var scenario: String
+    package var baselineStrategy: String
+    package var parameters: [String: ParameterValue]
     /// The name of the report its runs are read with (`runs.report`).
-    public var report: String
+    package var report: String
     /// The report's view, installed (or brought up to date) when the database is opened.
-    public var reportViews: [RepeatableView]
+    package var reportViews: [RepeatableView]
     /// The scenario's whole declaration as JSON (ScenarioDeclaration), stored with the run
     /// in `run_declarations` so readers need not have the scenario's code; nil stores none.
-    public var declaration: String?
+    package var declaration: String?
 
-    public init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue],
+    package init(scenario: String, baselineStrategy: String, parameters: [String: ParameterValue],
                 report: String = "savings", reportViews: [RepeatableView] = [], declaration: String? = nil) {
         self.scenario = scenario
         self.baselineStrategy = baselineStrategy

@@ -4,19 +4,19 @@ import ProfilerSupport
 
 /// Where and with what a run was recorded: stored with every run so a comparison can
 /// tell like from unlike.
-public struct RunEnvironment: Sendable, Equatable, Codable {
-    public var host: String
-    public var os: String
-    public var arch: String
-    public var swiftVersion: String
-    public var buildConfiguration: String
-    public var toolVersion: String
-    public var gitCommit: String?
-    public var ci: CIContext
+package struct RunEnvironment: Sendable, Equatable, Codable {
+    package var host: String
+    package var os: String
+    package var arch: String
+    package var swiftVersion: String
+    package var buildConfiguration: String
+    package var toolVersion: String
+    package var gitCommit: String?
+    package var ci: CIContext
 
     /// Reads this process's environment. `git rev-parse HEAD` runs only when neither
     /// GIT_COMMIT nor GITHUB_SHA is set.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
                                directory: String = FileManager.default.currentDirectoryPath) -> RunEnvironment {
         RunEnvironment(
             host: ProcessInfo.processInfo.hostName,
@@ -29,7 +29,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
             ci: CIContext.detect(environment: environment, directory: directory))
     }
 
-    public static var buildConfiguration: String {
+    package static var buildConfiguration: String {
         #if DEBUG
         "debug"
         #else
@@ -42,7 +42,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     /// allocates. `#if compiler` takes only literal versions, so each release is one line,
     /// and a patch past the ones listed reads as `>=` the first unlisted one. Runs recorded
     /// before profctl recorded the patch hold the minor version only (6.3).
-    public static var compilerVersion: String {
+    package static var compilerVersion: String {
         #if compiler(>=6.6)
         ">=6.6"
         #elseif compiler(>=6.5.5)

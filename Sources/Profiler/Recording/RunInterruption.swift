@@ -5,16 +5,16 @@ import ProfilerSupport
 
 /// What Ctrl-C (SIGINT) during `record` leaves: the runs this process was recording,
 /// marked aborted with the reason "interrupted", and what of them was kept.
-public enum RunInterruption {
+package enum RunInterruption {
     /// The reason written in `runs.error`; it starts with "interrupted" so a user and a
     /// query can tell an interrupted run from one that failed.
-    public static let reason = "interrupted (Ctrl-C, SIGINT) before the run was finished"
+    package static let reason = "interrupted (Ctrl-C, SIGINT) before the run was finished"
 
-    public struct InterruptedRun: Sendable, Equatable {
-        public let runID: String
-        public let scenario: String
+    package struct InterruptedRun: Sendable, Equatable {
+        package let runID: String
+        package let scenario: String
         /// Events committed before the interruption, kept in the database.
-        public let eventsKept: Int64
+        package let eventsKept: Int64
     }
 
     /// Marks this process's `running` runs in `path` as aborted, interrupted, on a
@@ -23,7 +23,7 @@ public enum RunInterruption {
     /// `end`, which must end the process. Until then this connection holds the write lock,
     /// so the recorder's writer thread commits nothing more and the count `end` prints is
     /// what the database keeps.
-    public static func markInterrupted(database path: String, then end: ([InterruptedRun]) -> Never) throws -> Never {
+    package static func markInterrupted(database path: String, then end: ([InterruptedRun]) -> Never) throws -> Never {
         guard FileManager.default.fileExists(atPath: path) else { end([]) }
         let db = try SQLiteConnection(path: path, mode: .readWrite)
         let host = ProcessInfo.processInfo.hostName, pid = Int64(getpid())

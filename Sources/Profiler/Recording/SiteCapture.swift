@@ -4,26 +4,26 @@ import ProfilerHooks
 import ProfilerModel
 
 /// A site's key while recording: the subject, the event kind and the hooks' stack id.
-public struct SiteKey: Hashable, Sendable {
-    public let component: String
-    public let strategy: String
-    public let kind: EventKind
+package struct SiteKey: Hashable, Sendable {
+    package let component: String
+    package let strategy: String
+    package let kind: EventKind
     /// The hooks' id of the stack (process-wide, this process only); 0: not captured.
-    public let stackID: UInt32
+    package let stackID: UInt32
 }
 
 /// Allocation sites captured while recording (`record --sites`): the hooks log every block
 /// allocated in a measured region with its call stack; when a probe emits an instance's
 /// event, the blocks of that instance's region are folded here by (component, strategy,
 /// kind, stack). One capture at a time per process.
-public final class SiteCapture: @unchecked Sendable {
+package final class SiteCapture: @unchecked Sendable {
     /// The capture in progress, if any.
-    public static let shared = SiteCapture()
+    package static let shared = SiteCapture()
 
     /// Frames captured per stack unless told otherwise.
-    public static let defaultDepth = 32
+    package static let defaultDepth = 32
     /// The hooks' limit.
-    public static let maximumDepth = Int(PROFCTL_SITES_MAX_DEPTH)
+    package static let maximumDepth = Int(PROFCTL_SITES_MAX_DEPTH)
 
     private let lock = NSLock()
     // Guarded by lock.
@@ -36,11 +36,11 @@ public final class SiteCapture: @unchecked Sendable {
     static let untrackedStackID = UInt32.max
 
     /// True while sites are being captured.
-    public static var isCapturing: Bool { profctl_sites_enabled() != 0 }
+    package static var isCapturing: Bool { profctl_sites_enabled() != 0 }
 
     /// Starts capturing, `depth` frames per stack (1...maximumDepth), and forgets what an
     /// earlier capture left.
-    public func start(depth: Int) throws {
+    package func start(depth: Int) throws {
         guard (1...Self.maximumDepth).contains(depth) else { throw SiteError.badDepth(depth) }
         lock.withLock {
             counts = [:]
@@ -51,7 +51,7 @@ public final class SiteCapture: @unchecked Sendable {
     }
 
     /// Stops capturing and hands over what was captured.
-    public func stop() -> CapturedSites {
+    package func stop() -> CapturedSites {
         profctl_sites_enable(0)
         profctl_sites_reset_thread()
         return lock.withLock {
@@ -126,11 +126,11 @@ public final class SiteCapture: @unchecked Sendable {
 }
 
 /// What a capture collected, before symbolizing.
-public struct CapturedSites: Sendable {
-    public let counts: [SiteKey: SiteCounts]
-    public let depth: Int
+package struct CapturedSites: Sendable {
+    package let counts: [SiteKey: SiteCounts]
+    package let depth: Int
     /// Blocks whose stack could not be stored (the hooks' stack table full): 0 in a sound run.
-    public let dropped: Int
+    package let dropped: Int
 }
 
 /// Why sites could not be captured, stored or read.

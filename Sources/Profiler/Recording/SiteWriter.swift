@@ -4,9 +4,9 @@ import ProfilerStore
 
 /// Stores a run's captured sites: symbolizes every stack once, then writes frames and
 /// stacks (each stored once per database) and the run's sites, in one transaction.
-public enum SiteWriter {
+package enum SiteWriter {
     /// Writes `captured` for the run `runID` of the database at `path`.
-    public static func write(_ captured: CapturedSites, runID: String, database path: String) throws {
+    package static func write(_ captured: CapturedSites, runID: String, database path: String) throws {
         let db = try ProfileStore.openForWriting(path: path)
         guard let runKey = try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(runID)])?.int64 else {
             throw SiteError.noSuchRun(runID)

@@ -3,8 +3,8 @@ import ProfilerQueries
 import ProfilerStore
 
 /// The scenarios compiled into profctl, one per seed experiment.
-public enum BuiltInScenarios {
-    public static let all: [any Scenario] = [
+package enum BuiltInScenarios {
+    package static let all: [any Scenario] = [
         LazyContainerScenario(),
         LazyListScenario(),
         CompositeCellScenario(),
@@ -15,32 +15,32 @@ public enum BuiltInScenarios {
     ]
 
     /// Every report the built-in scenarios declare, each once (the savings report first).
-    public static let reports: [ReportDeclaration] = reports(of: all)
+    package static let reports: [ReportDeclaration] = reports(of: all)
 
     /// The reports of some scenarios, each once, the savings report first.
-    public static func reports(of scenarios: [any Scenario]) -> [ReportDeclaration] {
+    package static func reports(of scenarios: [any Scenario]) -> [ReportDeclaration] {
         ([ReportDeclaration.savings] + scenarios.map(\.report)).reduce(into: []) { unique, report in
             if !unique.contains(where: { $0.name == report.name }) { unique.append(report) }
         }
     }
 
     /// The built-in reports' views, for a database opened for writing (`migrate`, `merge`).
-    public static func reportViews() throws -> [RepeatableView] {
+    package static func reportViews() throws -> [RepeatableView] {
         try reports.map { try $0.repeatableView() }
     }
 
     /// The reports a database's runs are read with: those it stores, then the built-in ones.
-    public static func reportCatalog(in db: any SQLRowSource) throws -> ReportCatalog {
+    package static func reportCatalog(in db: any SQLRowSource) throws -> ReportCatalog {
         try ReportCatalog.load(from: db, declared: reports)
     }
 
     /// The per-scenario part of docs/schema.md: every built-in report and its columns.
-    public static var reportViewsDoc: String {
+    package static var reportViewsDoc: String {
         let users = Dictionary(grouping: all, by: \.report.name).mapValues { $0.map(\.name) }
         return ReportViewsDoc.markdown(reports, users: users)
     }
 
-    public static func named(_ name: String) throws -> any Scenario {
+    package static func named(_ name: String) throws -> any Scenario {
         guard let scenario = all.first(where: { $0.name == name }) else {
             throw ScenarioError.unknownScenario(name, known: all.map(\.name))
         }

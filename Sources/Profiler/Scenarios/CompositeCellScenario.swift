@@ -6,28 +6,28 @@ import ProfilerSupport
 /// layout template, by hand-written code, or drawn into one bitmap. Bytes per cell and
 /// creation latency for the first cell, later cells, and reuse (new content in an
 /// existing cell).
-public struct CompositeCellScenario: Scenario {
-    public let name = "composite-cell"
-    public let summary = "a mail cell from a template, by hand, or drawn into a bitmap: bytes and latency (seed 3)"
+package struct CompositeCellScenario: Scenario {
+    package let name = "composite-cell"
+    package let summary = "a mail cell from a template, by hand, or drawn into a bitmap: bytes and latency (seed 3)"
     /// From a parsed layout template, by hand-written code, or drawn into one bitmap.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case template
         case handBuilt = "hand-built"
         case directDraw = "direct-draw"
     }
 
-    public let baselineStrategy = Strategy.handBuilt.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["first", "later", "reuse", "release"]
-    public let countParameter = "cells"
-    public let parameters = [
+    package let baselineStrategy = Strategy.handBuilt.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["first", "later", "reuse", "release"]
+    package let countParameter = "cells"
+    package let parameters = [
         ParameterSpec("cells", "cells built per strategy", .integer(2...100_000), default: .int(50)),
         ParameterSpec("reuses", "times a built cell gets new content", .integer(1...100_000), default: .int(50)),
         ParameterSpec("width", "cell width in points", .integer(1...4096), default: .int(375)),
         ParameterSpec("height", "cell height in points", .integer(1...4096), default: .int(88)),
         ParameterSpec("scale", "screen scale", .integer(1...4), default: .int(2)),
     ]
-    public let report = ReportDeclaration(
+    package let report = ReportDeclaration(
         name: "composite-cell", view: "cell_report",
         summary: "Bytes per cell and creation latency (nearest-rank median and p90, in nanoseconds) for the first cell, later cells, and reuse.",
         query: """
@@ -63,16 +63,16 @@ public struct CompositeCellScenario: Scenario {
         ])
     /// The first cell is measured without a warm-up on purpose (its one-time costs are
     /// what the `first` phase shows), and the template strategy keeps the source it read.
-    public let keptOnPurpose = [
+    package let keptOnPurpose = [
         KeptBytes(strategy: "template", .oneTimePerProcess,
                   because: "the template's source, read for the first cell and kept for later ones (as UINib keeps its archive)"),
         KeptBytes(strategy: "hand-built", .oneTimePerProcess, because: "what the process builds on the first pass through building and releasing a cell"),
         KeptBytes(strategy: "direct-draw", .oneTimePerProcess, because: "what the process builds on the first pass through building and releasing a cell"),
     ]
 
-    public init() {}
+    package init() {}
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         for strategy in try context.strategies(Strategy.self) {
             try runStrategy(strategy, context)
             context.progress("\(name): \(strategy.rawValue)")
@@ -83,9 +83,9 @@ public struct CompositeCellScenario: Scenario {
     /// release step, and each holds width x scale by height x scale pixels of 4 bytes
     /// (1,188,000 B at 375 x 88 points, scale 3), so 10,000 such cells would need 11.9 GB.
     /// Within this bound a run stays in bounded memory on the 24 GiB machines it is built for.
-    public static let directDrawBitmapLimit = 1 << 30
+    package static let directDrawBitmapLimit = 1 << 30
 
-    public func validateTogether(_ options: ResolvedOptions) throws {
+    package func validateTogether(_ options: ResolvedOptions) throws {
         guard options.strategies.contains(Strategy.directDraw.rawValue) else { return }
         let scale = options.int("scale")
         let perCell = options.int("width") * scale * options.int("height") * scale * 4

@@ -8,26 +8,26 @@ import ProfilerRecording
 /// the head under three identity choices (a stable database id, the row index, a fresh
 /// UUID per update); one element toggles either between two branches (two identities)
 /// or through a modifier (one identity).
-public struct IdentityScenario: Scenario {
-    public let name = "identity"
-    public let summary = "stable, index and fresh ids on a head insertion; branch vs modifier toggle (seed 5)"
+package struct IdentityScenario: Scenario {
+    package let name = "identity"
+    package let summary = "stable, index and fresh ids on a head insertion; branch vs modifier toggle (seed 5)"
     /// Three identity choices for a list, and two ways to toggle one element.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case stableID = "stable-id", indexID = "index-id", freshID = "fresh-id"
         case branch
         case singleElementModifier = "single-element-modifier"
     }
 
-    public let baselineStrategy = Strategy.stableID.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["initial", "insert-head", "toggle", "release"]
-    public let metrics = ["state_resets"]
-    public let countParameter = "items"
-    public let parameters = [
+    package let baselineStrategy = Strategy.stableID.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["initial", "insert-head", "toggle", "release"]
+    package let metrics = ["state_resets"]
+    package let countParameter = "items"
+    package let parameters = [
         ParameterSpec("items", "items in the list before the insertion", .integer(1...100_000), default: .int(50)),
         ParameterSpec("toggles", "branch toggles", .integer(1...10_000), default: .int(1)),
     ]
-    public let report = ReportDeclaration(
+    package let report = ReportDeclaration(
         name: "identity", view: "identity_report",
         summary: "Elements created on the first render and on the change (head insertion or branch toggle), elements released by the change, item states reset, bytes per element.",
         // metric_summary is read once and joined, not in a subquery per row: that was
@@ -63,7 +63,7 @@ public struct IdentityScenario: Scenario {
             .perStrategy("What the change did", unit: "count", ["created_on_change", "released_on_change", "state_resets"]),
         ])
 
-    public init() {}
+    package init() {}
 
     /// Either a database id, or a position, or a fresh UUID: what a list row is keyed by.
     enum Key: Hashable {
@@ -73,7 +73,7 @@ public struct IdentityScenario: Scenario {
         case branch(Bool)
     }
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         let count = context.options.int("items")
         for strategy in try context.strategies(Strategy.self) {
             try runStrategy(strategy, count, context.discarding)

@@ -9,20 +9,20 @@ import ProfilerQueries
 /// trace instead: Zipf-distributed lookups over `images` images of varied sizes, each
 /// shown until `window` later lookups have been, with idle turns in between (the trace
 /// `profctl whatif` replays at other sizes and policies).
-public struct ImageCacheScenario: Scenario, CacheTraceScenario {
-    public let name = "image-cache"
-    public let summary = "the same images in K places: no cache, strong, sweeping and weak caches (seed 4)"
+package struct ImageCacheScenario: Scenario, CacheTraceScenario {
+    package let name = "image-cache"
+    package let summary = "the same images in K places: no cache, strong, sweeping and weak caches (seed 4)"
     /// No cache, a strong cache, a strong cache swept when idle, a weak cache.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case noCache = "no-cache", strongCache = "strong-cache", sweepCache = "sweep-cache", weakCache = "weak-cache"
     }
 
-    public let baselineStrategy = Strategy.noCache.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["show", "release", "idle"]
-    public let metrics = ["sweeps", "sweeps_skipped", "sweep_ns"]
-    public let countParameter = "placements"
-    public let parameters = [
+    package let baselineStrategy = Strategy.noCache.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["show", "release", "idle"]
+    package let metrics = ["sweeps", "sweeps_skipped", "sweep_ns"]
+    package let countParameter = "placements"
+    package let parameters = [
         ParameterSpec("placements", "places each image is shown in", .integer(1...100_000), default: .int(7)),
         ParameterSpec("icon_side", "icon width and height in pixels (36: about 5 KB decoded)", .integer(1...4096), default: .int(36)),
         ParameterSpec("photo_side", "photo width and height in pixels (512: 1 MB decoded)", .integer(1...8192), default: .int(512)),
@@ -37,11 +37,11 @@ public struct ImageCacheScenario: Scenario, CacheTraceScenario {
                       .integer(0...10_000_000), default: .int(1000)),
     ]
     /// What each strategy is, replayed: `profctl whatif --check-replay` reproduces the run with these.
-    public let cachePolicies: [String: CachePolicy] = [
+    package let cachePolicies: [String: CachePolicy] = [
         Strategy.noCache.rawValue: .none, Strategy.strongCache.rawValue: .unbounded,
         Strategy.sweepCache.rawValue: .sweep, Strategy.weakCache.rawValue: .weak,
     ]
-    public let report = ReportDeclaration(
+    package let report = ReportDeclaration(
         name: "image-cache", view: "cache_report",
         summary: "Lookups, what is live while shown, what stays after release and after the idle turn, savings against `no-cache` while shown, and the sweep's work.",
         query: """
@@ -98,13 +98,13 @@ public struct ImageCacheScenario: Scenario, CacheTraceScenario {
             .perStrategy("Live and retained bytes", unit: "bytes",
                          ["live_bytes_while_shown", "retained_bytes_after_release", "retained_bytes_after_idle"]),
         ])
-    public let keptOnPurpose = [
+    package let keptOnPurpose = [
         KeptBytes(strategy: "strong-cache", .everything, because: "a strong cache holds every image it decoded for its whole life"),
     ]
 
-    public init() {}
+    package init() {}
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         let icon = context.options.int("icon_side"), photo = context.options.int("photo_side")
         let warmUpCatalog = ImageCatalog(sizes: ["icon": Size(width: 1, height: 1)])
         if context.options.int("requests") > 0 {

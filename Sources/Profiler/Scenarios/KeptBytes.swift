@@ -20,11 +20,11 @@ public struct KeptBytes: Sendable, Equatable, Codable {
     }
 
     /// The component it applies to; nil for every component of the strategy.
-    public let component: String?
-    public let strategy: String
-    public let kind: Kind
+    package let component: String?
+    package let strategy: String
+    package let kind: Kind
     /// Why, in a few words, for people reading a conservation report.
-    public let reason: String
+    package let reason: String
 
     public init(component: String? = nil, strategy: String, _ kind: Kind, because reason: String) {
         self.component = component
@@ -34,7 +34,7 @@ public struct KeptBytes: Sendable, Equatable, Codable {
     }
 
     /// Whether this declaration covers a component of a strategy.
-    public func covers(component: String, strategy: String) -> Bool {
+    package func covers(component: String, strategy: String) -> Bool {
         self.strategy == strategy && (self.component == nil || self.component == component)
     }
 }

@@ -5,26 +5,26 @@ import ProfilerPrimitives
 /// a lazy container that is never realized (`lazy`), and wrapped then realized
 /// (`lazy-realized`). Each instance is measured on its own, so bytes per instance are
 /// exact, and released again under measurement.
-public struct LazyContainerScenario: Scenario {
-    public let name = "lazy-container"
-    public let summary = "Label, Button, ImageView: eager vs lazy container vs lazy container realized (seed 1)"
+package struct LazyContainerScenario: Scenario {
+    package let name = "lazy-container"
+    package let summary = "Label, Button, ImageView: eager vs lazy container vs lazy container realized (seed 1)"
     /// Built directly, wrapped and never realized, wrapped and realized.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case eager, lazy
         case lazyRealized = "lazy-realized"
     }
 
-    public let baselineStrategy = Strategy.eager.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["build", "release"]
-    public let countParameter = "instances"
-    public let parameters = [
+    package let baselineStrategy = Strategy.eager.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["build", "release"]
+    package let countParameter = "instances"
+    package let parameters = [
         ParameterSpec("instances", "instances per component and strategy", .integer(1...1_000_000), default: .int(1000)),
     ]
 
-    public init() {}
+    package init() {}
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         let count = context.options.int("instances")
         // Non-capturing factories: a capture would add a closure context to every container.
         try measure("Label", count, context) { Label(text: "Hello, profctl") }
@@ -33,7 +33,7 @@ public struct LazyContainerScenario: Scenario {
     }
 
     /// Three components, each built `instances` times per strategy.
-    public func plannedInstances(_ options: ResolvedOptions) -> Int? {
+    package func plannedInstances(_ options: ResolvedOptions) -> Int? {
         3 * options.int("instances") * options.strategies.count
     }
 

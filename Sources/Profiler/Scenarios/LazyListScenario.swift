@@ -10,22 +10,22 @@ import ProfilerPrimitives
 /// - `lazy-explicit-id`: an explicit `.id` makes every row be created; bodies stay lazy.
 /// - `lazy-conditional-root`: a conditional at the row's top makes every row be created.
 /// - `lazy-wrapped-conditional`: the conditional wrapped in a layout container: lazy again.
-public struct LazyListScenario: Scenario {
-    public let name = "lazy-list"
-    public let summary = "a feed of N rows through a viewport, scrolled down and back: eager vs lazy variants (seed 2)"
-    public enum Strategy: String, ScenarioStrategy {
+package struct LazyListScenario: Scenario {
+    package let name = "lazy-list"
+    package let summary = "a feed of N rows through a viewport, scrolled down and back: eager vs lazy variants (seed 2)"
+    package enum Strategy: String, ScenarioStrategy {
         case eager, lazy
         case lazyExplicitID = "lazy-explicit-id"
         case lazyConditionalRoot = "lazy-conditional-root"
         case lazyWrappedConditional = "lazy-wrapped-conditional"
     }
 
-    public let baselineStrategy = Strategy.eager.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["top", "scroll-down", "scroll-up", "release"]
-    public let metrics = ["nested_state_resets", "max_visible", "pages_loaded"]
-    public let countParameter = "rows"
-    public let parameters = [
+    package let baselineStrategy = Strategy.eager.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["top", "scroll-down", "scroll-up", "release"]
+    package let metrics = ["nested_state_resets", "max_visible", "pages_loaded"]
+    package let countParameter = "rows"
+    package let parameters = [
         ParameterSpec("rows", "items in the feed", .integer(1...100_000), default: .int(100)),
         ParameterSpec("viewport", "rows visible at once", .integer(1...10_000), default: .int(10)),
         ParameterSpec("page_size", "items loaded per page", .integer(1...10_000), default: .int(30)),
@@ -33,7 +33,7 @@ public struct LazyListScenario: Scenario {
         ParameterSpec("scroll", "the scroll script: moves to the bottom or the top, one row at a time",
                       .script(["down", "up"]), default: .strings(["down", "up"])),
     ]
-    public let report = ReportDeclaration(
+    package let report = ReportDeclaration(
         name: "lazy-list", view: "list_report",
         summary: "Rows created and realized (at the top and in all), the most rows visible, peak live bytes, live bytes once scrolled back to the top, nested state lost, pages loaded.",
         query: """
@@ -83,9 +83,9 @@ public struct LazyListScenario: Scenario {
             .perStrategy("Live bytes", unit: "bytes", ["peak_live_bytes", "live_bytes_back_at_top"]),
         ])
 
-    public init() {}
+    package init() {}
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         for strategy in try context.strategies(Strategy.self) {
             try runStrategy(strategy, context.discarding, rows: 3)
             try runStrategy(strategy, context, rows: context.options.int("rows"))

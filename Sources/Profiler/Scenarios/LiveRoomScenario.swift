@@ -6,24 +6,24 @@ import ProfilerRecording
 /// A long-lived page (a live-streaming room) with many optional feature panels, most of
 /// which a user never opens: built eagerly, or as lazy containers of which a script
 /// realizes a fraction. Shows the break-even realization rate next to the measured one.
-public struct LiveRoomScenario: Scenario {
-    public let name = "live-room"
-    public let summary = "a page with many optional feature panels, a fraction opened: eager vs lazy"
+package struct LiveRoomScenario: Scenario {
+    package let name = "live-room"
+    package let summary = "a page with many optional feature panels, a fraction opened: eager vs lazy"
     /// Every panel built with the page, or each in a lazy container.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case eager, lazy
     }
 
-    public let baselineStrategy = Strategy.eager.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["open-page", "use", "close-page"]
-    public let metrics = ["opened", "panels"]
-    public let countParameter = "panels"
-    public let parameters = [
+    package let baselineStrategy = Strategy.eager.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["open-page", "use", "close-page"]
+    package let metrics = ["opened", "panels"]
+    package let countParameter = "panels"
+    package let parameters = [
         ParameterSpec("panels", "optional feature panels on the page (cycling through 6 kinds)", .integer(30...10_000), default: .int(30)),
         ParameterSpec("opened_percent", "share of the panels the script opens", .integer(0...100), default: .int(20)),
     ]
-    public let report = ReportDeclaration(
+    package let report = ReportDeclaration(
         name: "live-room", view: "live_room_report",
         summary: "The whole page's bytes per strategy (every panel's create and realize), panels opened, and for `lazy` `break_even_pct` (NULL, printed `never`, when the containers alone cost as much as the eager page) next to `realized_pct`.",
         query: """
@@ -64,7 +64,7 @@ public struct LiveRoomScenario: Scenario {
             .perStrategy("Realized share against break-even", unit: "%", ["realized_pct", "break_even_pct"]),
         ])
 
-    public init() {}
+    package init() {}
 
     /// The panel kinds, smallest to largest: all built from the catalog. Each factory is a
     /// plain function, so a container holding it carries no closure context.
@@ -77,7 +77,7 @@ public struct LiveRoomScenario: Scenario {
         ("stage-preview", { DrawnMailCell(.sample(2), width: 160, height: 90, scale: 2) }),
     ]
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         let count = context.options.int("panels")
         let percent = context.options.int("opened_percent")
         // Opens panels spread evenly over the page: panel i when the running share crosses a whole panel.

@@ -11,10 +11,10 @@ public struct ParameterSpec: Sendable {
         case script([String])
     }
 
-    public let name: String
-    public let summary: String
-    public let kind: Kind
-    public let defaultValue: ParameterValue
+    package let name: String
+    package let summary: String
+    package let kind: Kind
+    package let defaultValue: ParameterValue
 
     public init(_ name: String, _ summary: String, _ kind: Kind, default defaultValue: ParameterValue) {
         self.name = name
@@ -24,7 +24,7 @@ public struct ParameterSpec: Sendable {
     }
 
     /// What values are valid, for error messages.
-    public var validValues: String {
+    package var validValues: String {
         switch kind {
         case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .choices(let choices): "one of \(choices.joined(separator: ", "))"
@@ -33,7 +33,7 @@ public struct ParameterSpec: Sendable {
     }
 
     /// Checks a value; returns it normalised (a lone string becomes a one-step script).
-    public func validate(_ value: ParameterValue) -> ParameterValue? {
+    package func validate(_ value: ParameterValue) -> ParameterValue? {
         switch (kind, value) {
         case (.integer(let range), .int(let v)) where range.contains(v): return value
         case (.choices(let choices), .string(let v)) where choices.contains(v): return value
@@ -44,13 +44,13 @@ public struct ParameterSpec: Sendable {
     }
 
     /// Parses a value given as text (`--set name=value`) and checks it.
-    public func parse(_ text: String) -> ParameterValue? {
+    package func parse(_ text: String) -> ParameterValue? {
         read(text).flatMap(validate)
     }
 
     /// The value text stands for, unchecked (`Scenario.resolve` checks it, once): nil when
     /// it cannot be one of this kind at all (not a whole number). Comma-separated for scripts.
-    public func read(_ text: String) -> ParameterValue? {
+    package func read(_ text: String) -> ParameterValue? {
         switch kind {
         case .integer: Int(text).map(ParameterValue.int)
         case .choices: .string(text)

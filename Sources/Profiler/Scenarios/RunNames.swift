@@ -5,20 +5,20 @@ import ProfilerSupport
 /// The name runs are stored under (`runs.scenario`) must mean one kind of scenario:
 /// reports, `check`, `trend` and baselines all group runs by it, so runs of two kinds
 /// under one name would be compared as if they were alike.
-public enum RunNames {
+package enum RunNames {
     /// The characters a scenario's name may have: ASCII letters, digits, '-', '_' and '.'.
     /// ASCII only, so a name that looks like another (a Cyrillic 'о' in `lazy-cоntainer`)
     /// cannot be a different name: outside ASCII, telling look-alikes apart would need
     /// Unicode's confusables table, and names are typed on command lines and in YAML.
-    public static let allowedCharacters = "ASCII letters, digits, '-', '_' or '.'"
-    public static let maximumLength = 64
+    package static let allowedCharacters = "ASCII letters, digits, '-', '_' or '.'"
+    package static let maximumLength = 64
 
     /// Why a scenario that is not the built-in one cannot record under `name`, or nil: the
     /// one rule for users' programs (`Scenario.resolve`) and scenario files' `name:`.
     /// Names must be short ASCII words, not reserved words, and neither a built-in
     /// scenario's name nor one that looks like it (differs only in case, separators, 0/o,
     /// 1/l or rn/m).
-    public static func problem(_ name: String) -> String? {
+    package static func problem(_ name: String) -> String? {
         let shown = String(name.prefix(maximumLength + 1))
         if name.isEmpty { return "a scenario needs a name (\(allowedCharacters))" }
         if let bad = name.unicodeScalars.first(where: { !isAllowed($0) }) {
@@ -32,7 +32,7 @@ public enum RunNames {
 
     /// Why `name` is not a user's to take because it is (or looks like) a built-in
     /// scenario's, or nil: runs under it would mix with the built-in's, or be mistaken for them.
-    public static func builtInClash(_ name: String) -> String? {
+    package static func builtInClash(_ name: String) -> String? {
         guard let builtIn = BuiltInScenarios.all.first(where: { skeleton($0.name) == skeleton(name) }) else { return nil }
         let what = builtIn.name == name ? "is the built-in scenario's name" : "looks like the built-in scenario '\(builtIn.name)'"
         return "name '\(name)' \(what); runs under it would mix with the built-in's runs in reports, check and baselines, "
@@ -56,7 +56,7 @@ public enum RunNames {
 
     /// Throws when `scenario` would record under a name that is not its to take: only a
     /// built-in scenario records under its own built-in name.
-    public static func requireOwn(_ runName: String, for scenario: any Scenario) throws {
+    package static func requireOwn(_ runName: String, for scenario: any Scenario) throws {
         let isTheBuiltIn = BuiltInScenarios.all.contains { type(of: $0) == type(of: scenario) && $0.name == runName }
         guard !isTheBuiltIn, let problem = problem(runName) else { return }
         throw ScenarioError.invalidOption("\(problem)")
@@ -65,10 +65,10 @@ public enum RunNames {
     /// Words that pick runs by rule wherever a run or baseline is named (`--run latest`,
     /// `--baseline previous`, `median:N`): a scenario under one of these names would read
     /// as the rule.
-    public static let reservedWords: Set<String> = ["latest", "previous", "median"]
+    package static let reservedWords: Set<String> = ["latest", "previous", "median"]
 
     /// Why a scenario file cannot take `name` because it is a reserved word, or nil.
-    public static func reservedClash(_ name: String) -> String? {
+    package static func reservedClash(_ name: String) -> String? {
         guard reservedWords.contains(name.lowercased()) || name.lowercased().hasPrefix("median:") else { return nil }
         return "name '\(name)' is reserved: latest, previous and median:N pick runs by rule wherever a run or baseline is named; choose another name"
     }
@@ -77,7 +77,7 @@ public enum RunNames {
     /// runs of another kind in the database at `path`. Reads only; a database that does
     /// not exist yet (or is empty) holds no runs.
     /// - Parameter plans: per run to record, its name, its scenario kind, and where it came from.
-    public static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)], databasePath path: String) throws {
+    package static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)], databasePath path: String) throws {
         try requireOneKindPerName(plans)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard let size, size > 0 else { return }
@@ -85,7 +85,7 @@ public enum RunNames {
     }
 
     /// Throws when a run name is planned for two kinds at once (the database is not read).
-    public static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)]) throws {
+    package static func requireOneKindPerName(_ plans: [(name: String, kind: String, origin: String)]) throws {
         var planned: [String: (kind: String, origin: String)] = [:]
         for plan in plans {
             if let earlier = planned[plan.name], earlier.kind != plan.kind {
@@ -99,7 +99,7 @@ public enum RunNames {
 
     /// Throws when a planned run name already holds stored runs of another kind in `db`
     /// (the connection `record` goes on to record with: one schema parse per process).
-    public static func requireStoredKinds(_ plans: [(name: String, kind: String, origin: String)], in db: SQLiteConnection,
+    package static func requireStoredKinds(_ plans: [(name: String, kind: String, origin: String)], in db: SQLiteConnection,
                                           databasePath path: String) throws {
         guard try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'runs'")?.int64 == 1 else { return }
         for plan in plans {

@@ -3,17 +3,17 @@ import ProfilerModel
 import ProfilerRecording
 
 /// What `profctl record` (or a scenario file) asks of a scenario.
-public struct RecordOptions: Sendable, Equatable {
+package struct RecordOptions: Sendable, Equatable {
     /// How many times the whole scenario runs within one run.
-    public var repeats: Int
+    package var repeats: Int
     /// The strategies to run, in any order; nil for all of the scenario's.
-    public var strategies: [String]?
+    package var strategies: [String]?
     /// Parameter values that replace the scenario's defaults.
-    public var parameters: [String: ParameterValue]
+    package var parameters: [String: ParameterValue]
     /// The name the run is stored under, when not the scenario's own (scenario files).
-    public var runName: String?
+    package var runName: String?
 
-    public init(repeats: Int = 1, strategies: [String]? = nil, parameters: [String: ParameterValue] = [:],
+    package init(repeats: Int = 1, strategies: [String]? = nil, parameters: [String: ParameterValue] = [:],
                 runName: String? = nil) {
         self.repeats = repeats
         self.strategies = strategies
@@ -22,12 +22,12 @@ public struct RecordOptions: Sendable, Equatable {
     }
 
     /// Sets the scenario's main count (instances, rows, items, ...) when given.
-    public init(instances: Int?, repeats: Int = 1) {
+    package init(instances: Int?, repeats: Int = 1) {
         self.init(repeats: repeats, parameters: instances.map { [RecordOptions.instancesKey: .int($0)] } ?? [:])
     }
 
     /// Stands for the scenario's count parameter until the scenario is known.
-    public static let instancesKey = "@instances"
+    package static let instancesKey = "@instances"
 }
 
 /// A scripted experiment, declared in one place: its name, parameters, strategies,
@@ -71,11 +71,11 @@ public protocol Scenario: Sendable {
 
 /// A scenario's strategies as a type: a `String`-backed enum, so `run` switches over
 /// them exhaustively and a name that is not one of them can never run another's code.
-public protocol ScenarioStrategy: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+package protocol ScenarioStrategy: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 extension ScenarioStrategy {
     /// Every strategy's name, in declaration order: a scenario's `strategies`.
-    public static var names: [String] { allCases.map(\.rawValue) }
+    package static var names: [String] { allCases.map(\.rawValue) }
 }
 
 extension Scenario {
@@ -88,7 +88,7 @@ extension Scenario {
 
     /// Resolves options against this scenario: defaults filled in, every name and value
     /// checked. Throws with the valid choices on the first problem.
-    public func resolve(_ options: RecordOptions) throws -> ResolvedOptions {
+    package func resolve(_ options: RecordOptions) throws -> ResolvedOptions {
         var values: [String: ParameterValue] = [:]
         for spec in parameters { values[spec.name] = spec.defaultValue }
         for (rawName, value) in options.parameters {
@@ -134,14 +134,14 @@ extension Scenario {
 
 /// Options checked against a scenario: every parameter present and valid.
 public struct ResolvedOptions: Sendable, Equatable {
-    public let repeats: Int
-    public let strategies: [String]
-    public let parameters: [String: ParameterValue]
-    public let runName: String
+    package let repeats: Int
+    package let strategies: [String]
+    package let parameters: [String: ParameterValue]
+    package let runName: String
     /// The steps and metrics the scenario declares (empty: undeclared, anything goes):
     /// recording one it does not declare throws, so its report's view cannot miss it.
-    public internal(set) var declaredSteps: [String] = []
-    public internal(set) var declaredMetrics: [String] = []
+    package internal(set) var declaredSteps: [String] = []
+    package internal(set) var declaredMetrics: [String] = []
 
     public func int(_ name: String) -> Int {
         if case .int(let v) = parameters[name] { return v }
@@ -166,12 +166,12 @@ public struct ResolvedOptions: Sendable, Equatable {
 /// its parameters and strategies.
 public struct ScenarioContext: Sendable {
     public let sink: any EventSink
-    public let repeatIndex: Int
+    package let repeatIndex: Int
     public let options: ResolvedOptions
     /// Short human-readable progress lines (stderr in the CLI).
     public let progress: @Sendable (String) -> Void
 
-    public init(sink: any EventSink, repeatIndex: Int, options: ResolvedOptions,
+    package init(sink: any EventSink, repeatIndex: Int, options: ResolvedOptions,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.sink = sink
         self.repeatIndex = repeatIndex
@@ -184,7 +184,7 @@ public struct ScenarioContext: Sendable {
     /// The strategies to run, typed. Throws for a name that is not one of `S`'s cases
     /// (resolve already refuses those, so only a scenario whose `strategies` and `S`
     /// disagree can get here).
-    public func strategies<S: ScenarioStrategy>(_ type: S.Type) throws -> [S] {
+    package func strategies<S: ScenarioStrategy>(_ type: S.Type) throws -> [S] {
         try options.strategies.map { name in
             guard let strategy = S(rawValue: name) else {
                 throw ScenarioError.unknownStrategy(name, scenario: options.runName, known: S.names)

@@ -14,20 +14,20 @@ import Yams
 ///     parameters:
 ///       rows: 500
 ///       scroll: [down, up]
-public struct ScenarioFile: Sendable {
-    public let path: String
-    public let scenario: any Scenario
-    public let options: RecordOptions
+package struct ScenarioFile: Sendable {
+    package let path: String
+    package let scenario: any Scenario
+    package let options: RecordOptions
 
     static let keys = ["scenario", "name", "repeats", "strategies", "parameters"]
 
     /// Reads and checks a scenario file, with bounded work whatever it holds (BoundedYAML).
     /// `registry`: the scenarios its `scenario:` may name (a user's executable passes its own).
-    public static func load(path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
+    package static func load(path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
         try read(BoundedYAML.load(path: path, what: "scenario file"), path: path, registry: registry)
     }
 
-    public static func parse(_ text: String, path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
+    package static func parse(_ text: String, path: String, registry: [any Scenario] = BuiltInScenarios.all) throws -> ScenarioFile {
         try read(BoundedYAML.compose(Data(text.utf8), path: path), path: path, registry: registry)
     }
 

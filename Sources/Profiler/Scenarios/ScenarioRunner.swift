@@ -4,12 +4,12 @@ import ProfilerRecording
 import ProfilerStore
 
 /// Runs a scenario under a recorder: one run, `repeats` passes, then rollups.
-public enum ScenarioRunner {
+package enum ScenarioRunner {
     /// Checks the options against the scenario first: nothing is written for options
     /// that do not validate. `display`, when given, gets the run's progress about ten
     /// times a second from a thread of its own.
     @discardableResult
-    public static func record(_ scenario: any Scenario, database path: String, options: RecordOptions,
+    package static func record(_ scenario: any Scenario, database path: String, options: RecordOptions,
                               environment: RunEnvironment = .current(),
                               display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
@@ -20,7 +20,7 @@ public enum ScenarioRunner {
     /// Records options already resolved against the scenario (`Scenario.resolve`): one
     /// run in the database at `path`, its rollups written when it completes.
     @discardableResult
-    public static func record(_ scenario: any Scenario, database path: String, resolved: ResolvedOptions,
+    package static func record(_ scenario: any Scenario, database path: String, resolved: ResolvedOptions,
                               environment: RunEnvironment = .current(),
                               display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
@@ -33,14 +33,14 @@ public enum ScenarioRunner {
     /// Opens the database at `path` to record `scenario` into (created and migrated as
     /// needed, its report views installed): for a caller that reads the database before
     /// recording, then records with `record(_:connection:resolved:)` on the same connection.
-    public static func openForRecording(_ scenario: any Scenario, resolved: ResolvedOptions,
+    package static func openForRecording(_ scenario: any Scenario, resolved: ResolvedOptions,
                                         database path: String) throws -> SQLiteConnection {
         try ProfileStore.openForWriting(path: path, views: scenario.description(for: resolved).reportViews)
     }
 
     /// Records into a connection from `openForRecording` (the recorder closes it).
     @discardableResult
-    public static func record(_ scenario: any Scenario, connection: SQLiteConnection, resolved: ResolvedOptions,
+    package static func record(_ scenario: any Scenario, connection: SQLiteConnection, resolved: ResolvedOptions,
                               environment: RunEnvironment = .current(),
                               display: (any ProgressDisplay)? = nil,
                               progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> RunSummary {
@@ -72,7 +72,7 @@ public enum ScenarioRunner {
 
     /// Runs every repeat of a scenario into any sink (a recorder, a test's collector):
     /// the measuring part of recording, apart from where the events go.
-    public static func run(_ scenario: any Scenario, _ resolved: ResolvedOptions, into sink: any EventSink,
+    package static func run(_ scenario: any Scenario, _ resolved: ResolvedOptions, into sink: any EventSink,
                            progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
         for index in 0..<resolved.repeats {
             if resolved.repeats > 1 { progress("\(scenario.name): repeat \(index + 1) of \(resolved.repeats)") }

@@ -5,11 +5,11 @@ import ProfilerRecording
 /// captures `self` strongly, a delegate held strongly both ways, an observer list that is
 /// never pruned. Screens are opened and closed again; the leak verdicts (docs/leaks.md)
 /// must flag the three leaking strategies and pass their fixed twins.
-public struct SwiftLeaksScenario: Scenario {
-    public let name = "swift-leaks"
-    public let summary = "retain cycles through closures and delegates, an unpruned observer list, and their fixes"
+package struct SwiftLeaksScenario: Scenario {
+    package let name = "swift-leaks"
+    package let summary = "retain cycles through closures and delegates, an unpruned observer list, and their fixes"
     /// Each leak the way Swift code really leaks it, and its fix.
-    public enum Strategy: String, ScenarioStrategy {
+    package enum Strategy: String, ScenarioStrategy {
         case strongSelfClosure = "strong-self-closure", weakSelfClosure = "weak-self-closure"
         case strongDelegate = "strong-delegate", weakDelegate = "weak-delegate"
         case unprunedObservers = "unpruned-observers", prunedObservers = "pruned-observers"
@@ -32,28 +32,28 @@ public struct SwiftLeaksScenario: Scenario {
         }
     }
 
-    public let baselineStrategy = Strategy.weakSelfClosure.rawValue
-    public let strategies = Strategy.names
-    public let steps = ["open", "use", "close"]
-    public let metrics = ["observers_left"]
-    public let countParameter = "screens"
-    public let parameters = [
+    package let baselineStrategy = Strategy.weakSelfClosure.rawValue
+    package let strategies = Strategy.names
+    package let steps = ["open", "use", "close"]
+    package let metrics = ["observers_left"]
+    package let countParameter = "screens"
+    package let parameters = [
         ParameterSpec("screens", "screens opened and closed again per strategy", .integer(1...100_000), default: .int(20)),
     ]
 
     /// Each leaking strategy, its fixed twin, and the component both build.
-    public static let twins: [(leaking: String, fixed: String, component: String)] = [
+    package static let twins: [(leaking: String, fixed: String, component: String)] = [
         (Strategy.strongSelfClosure, Strategy.weakSelfClosure), (Strategy.strongDelegate, Strategy.weakDelegate),
         (Strategy.unprunedObservers, Strategy.prunedObservers),
     ].map { ($0.rawValue, $1.rawValue, $0.component) }
 
     /// The strategies that leak by design, for the verdicts to catch: never declared as
     /// intended retention, and left out of "every scenario balances" by name.
-    public static var leakingStrategies: [String] { Strategy.allCases.filter(\.leaks).map(\.rawValue) }
+    package static var leakingStrategies: [String] { Strategy.allCases.filter(\.leaks).map(\.rawValue) }
 
-    public init() {}
+    package init() {}
 
-    public func run(_ context: ScenarioContext) throws {
+    package func run(_ context: ScenarioContext) throws {
         let count = context.options.int("screens")
         for strategy in try context.strategies(Strategy.self) {
             // Warm-up: the first use of each type and code path allocates once per process.

@@ -2,28 +2,28 @@ import ProfilerModel
 import ProfilerRecording
 
 /// How one site changed between two runs.
-public enum SiteChange: String, Sendable {
+package enum SiteChange: String, Sendable {
     case grew, shrank, appeared, vanished
 }
 
 /// One site's change between run A and run B, matched by (component, strategy, kind,
 /// site): the site is the folding rule's demangled function name, not an address, so two
 /// builds compare (docs/hooks.md, "Sites").
-public struct SiteDifference: Sendable, Equatable {
-    public let component: String
-    public let strategy: String
-    public let kind: String
-    public let site: String
-    public let change: SiteChange
-    public let before: SiteCounts
-    public let after: SiteCounts
+package struct SiteDifference: Sendable, Equatable {
+    package let component: String
+    package let strategy: String
+    package let kind: String
+    package let site: String
+    package let change: SiteChange
+    package let before: SiteCounts
+    package let after: SiteCounts
 
     /// Live requested bytes, B minus A.
-    public var deltaBytes: Int { after.liveRequestedBytes - before.liveRequestedBytes }
+    package var deltaBytes: Int { after.liveRequestedBytes - before.liveRequestedBytes }
 }
 
 /// The sites that grew, shrank, appeared or vanished from one run to another.
-public enum SiteDiff {
+package enum SiteDiff {
     struct Key: Hashable, Comparable {
         let component, strategy, kind, site: String
         static func < (a: Key, b: Key) -> Bool {
@@ -41,7 +41,7 @@ public enum SiteDiff {
 
     /// Every site whose live bytes or allocations differ, largest change first. A site
     /// present in one run only appeared or vanished.
-    public static func compare(_ a: [SiteRow], _ b: [SiteRow]) -> [SiteDifference] {
+    package static func compare(_ a: [SiteRow], _ b: [SiteRow]) -> [SiteDifference] {
         let before = folded(a), after = folded(b)
         var result: [SiteDifference] = []
         for key in Set(before.keys).union(after.keys).sorted() {
@@ -63,7 +63,7 @@ public enum SiteDiff {
     }
 
     /// The differences as a table.
-    public static func table(_ differences: [SiteDifference]) -> ResultTable {
+    package static func table(_ differences: [SiteDifference]) -> ResultTable {
         ResultTable(
             columns: ["component", "strategy", "kind", "site", "change", "live_bytes_a", "live_bytes_b", "delta_bytes",
                       "allocations_a", "allocations_b"],

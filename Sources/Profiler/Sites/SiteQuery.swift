@@ -5,12 +5,12 @@ import ProfilerRecording
 import ProfilerStore
 
 /// Which sites to read: all of a run's, or one component's, strategy's or kind's.
-public struct SiteFilter: Sendable, Equatable {
-    public var component: String?
-    public var strategy: String?
-    public var kind: String?
+package struct SiteFilter: Sendable, Equatable {
+    package var component: String?
+    package var strategy: String?
+    package var kind: String?
 
-    public init(component: String? = nil, strategy: String? = nil, kind: String? = nil) {
+    package init(component: String? = nil, strategy: String? = nil, kind: String? = nil) {
         self.component = component
         self.strategy = strategy
         self.kind = kind
@@ -18,10 +18,10 @@ public struct SiteFilter: Sendable, Equatable {
 }
 
 /// Reads the sites `record --sites` stored (the site_summary view and the stacks).
-public enum SiteQuery {
+package enum SiteQuery {
     /// The run a sites command reads: `reference` (an id, a prefix or `latest`) or, by
     /// default, the newest run recorded with --sites. Throws when it has no sites.
-    public static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
+    package static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if let reference {
             // As report's --run with --scenario: `latest` is that scenario's newest run, and a
             // run id of another scenario is no run of it.
@@ -41,14 +41,14 @@ public enum SiteQuery {
     }
 
     /// Whether the run was recorded with --sites.
-    public static func hasSites(_ runID: String, in db: any SQLRowSource) throws -> Bool {
+    package static func hasSites(_ runID: String, in db: any SQLRowSource) throws -> Bool {
         try db.scalar("SELECT 1 FROM site_runs s JOIN runs r ON r.run_key = s.run_key WHERE r.run_id = ?", [.text(runID)]) != nil
     }
 
     /// Checks every name of `filter` against the run's sites: an unknown one throws
     /// ``UnknownNameError`` with the valid choices.
     /// - Parameter optionPrefix: put before the field's name to say where it was given (the CLI passes `--`).
-    public static func validate(_ filter: SiteFilter, runIDs: [String], optionPrefix origin: String = "site filter ",
+    package static func validate(_ filter: SiteFilter, runIDs: [String], optionPrefix origin: String = "site filter ",
                                 in db: any SQLRowSource) throws {
         for (field, value) in [("component", filter.component), ("strategy", filter.strategy), ("kind", filter.kind)] {
             guard let value else { continue }
@@ -67,7 +67,7 @@ public enum SiteQuery {
 
     /// The run's sites that pass the filter, largest live bytes first within each
     /// (component, strategy, kind).
-    public static func rows(runID: String, filter: SiteFilter = SiteFilter(), in db: any SQLRowSource) throws -> [SiteRow] {
+    package static func rows(runID: String, filter: SiteFilter = SiteFilter(), in db: any SQLRowSource) throws -> [SiteRow] {
         try db.rows("""
             SELECT component, strategy, kind, site, site_file, site_line, stack_id,
                    allocations, frees, requested_bytes, usable_bytes, live_requested_bytes, live_usable_bytes
@@ -90,7 +90,7 @@ public enum SiteQuery {
     }
 
     /// The frames of the given stacks, innermost first.
-    public static func stacks(_ ids: Set<Int64>, in db: any SQLRowSource) throws -> [Int64: SiteStack] {
+    package static func stacks(_ ids: Set<Int64>, in db: any SQLRowSource) throws -> [Int64: SiteStack] {
         var result: [Int64: [SiteFrame]] = [:]
         for row in try db.rows("""
             SELECT l.stack_id, l.module, l.function, l.file, l.line FROM site_stack_log l
@@ -105,7 +105,7 @@ public enum SiteQuery {
 
     /// Sites folded by name (the folding rule), as a table: one row per (component,
     /// strategy, kind, site), summing its stacks.
-    public static func table(_ rows: [SiteRow]) -> ResultTable {
+    package static func table(_ rows: [SiteRow]) -> ResultTable {
         struct Key: Hashable { let component, strategy, kind, site, location: String }
         var order: [Key] = []
         var sums: [Key: (SiteCounts, Int)] = [:]
@@ -136,7 +136,7 @@ public enum SiteQuery {
 
     /// The sites as call trees, one per (component, strategy, kind): the user's frames from
     /// the outermost in, each line with the live requested bytes and allocations under it.
-    public static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
+    package static func tree(_ rows: [SiteRow], stacks: [Int64: SiteStack]) -> String {
         var out = ""
         let groups = SiteCallTree.groups(rows, stacks: stacks) { $0.liveRequestedBytes }
         func render(_ node: SiteCallTree, _ depth: Int) {
@@ -158,7 +158,7 @@ public enum SiteQuery {
 extension SiteQuery {
     /// A run's sites and their stacks (SiteIcicle and Pprof draw them); throws when the run
     /// was recorded without --sites.
-    public static func sites(runID: String, in db: any SQLRowSource) throws -> RunSites {
+    package static func sites(runID: String, in db: any SQLRowSource) throws -> RunSites {
         guard try hasSites(runID, in: db) else { throw SiteError.noSites(run: runID) }
         let rows = try rows(runID: runID, in: db)
         return RunSites(runID: runID, rows: rows, stacks: try stacks(Set(rows.map(\.stackID)), in: db))

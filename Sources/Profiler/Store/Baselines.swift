@@ -3,8 +3,8 @@ import ProfilerModel
 import ProfilerSupport
 
 /// Named baselines: per scenario, a label on one run (the baselines table).
-public enum Baselines {
-    public static func set(_ name: String, run: RunInfo, in db: any SQLWritableStore) throws {
+package enum Baselines {
+    package static func set(_ name: String, run: RunInfo, in db: any SQLWritableStore) throws {
         _ = try db.table("""
             INSERT INTO baselines (name, scenario, run_id, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (name, scenario) DO UPDATE SET run_id = excluded.run_id, created_at = excluded.created_at
@@ -13,13 +13,13 @@ public enum Baselines {
 
     /// Removes a label from every scenario; returns how many runs it labelled.
     /// Call it inside `db.writing` so the count and the removal are one transaction.
-    public static func remove(_ name: String, in db: any SQLWritableStore) throws -> Int {
+    package static func remove(_ name: String, in db: any SQLWritableStore) throws -> Int {
         let labelled = try db.scalar("SELECT count(*) FROM baselines WHERE name = ?", [.text(name)])?.int64 ?? 0
         _ = try db.table("DELETE FROM baselines WHERE name = ?", [.text(name)])
         return Int(labelled)
     }
 
-    public static func list(_ db: any SQLRowSource) throws -> ResultTable {
+    package static func list(_ db: any SQLRowSource) throws -> ResultTable {
         try db.table("""
             SELECT b.name, b.scenario, b.run_id, r.started_at, r.git_commit, r.branch, b.created_at
             FROM baselines b JOIN runs r ON r.run_id = b.run_id ORDER BY b.name, b.scenario
@@ -27,7 +27,7 @@ public enum Baselines {
     }
 
     /// The run a label names for a scenario.
-    public static func run(named name: String, scenario: String, in db: any SQLRowSource) throws -> RunInfo? {
+    package static func run(named name: String, scenario: String, in db: any SQLRowSource) throws -> RunInfo? {
         let columns = RunInfo.columns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         return try db.rows("""
             SELECT \(columns.joined(separator: ", "))
@@ -36,11 +36,11 @@ public enum Baselines {
     }
 
     /// Every label, each once, sorted: the valid choices when a name typed is not one.
-    public static func names(in db: any SQLRowSource) throws -> [String] {
+    package static func names(in db: any SQLRowSource) throws -> [String] {
         try db.rows("SELECT DISTINCT name FROM baselines ORDER BY name").compactMap { $0.first?.string }
     }
 
-    public static func exists(_ name: String, in db: any SQLRowSource) throws -> Bool {
+    package static func exists(_ name: String, in db: any SQLRowSource) throws -> Bool {
         try db.scalar("SELECT count(*) FROM baselines WHERE name = ?", [.text(name)])?.int64 ?? 0 > 0
     }
 }

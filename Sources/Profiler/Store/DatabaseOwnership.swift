@@ -7,7 +7,7 @@ import Foundation
 /// time profctl writes to them.
 extension Migrator {
     /// "prof" in ASCII.
-    public static let applicationID: Int32 = 0x7072_6F66
+    package static let applicationID: Int32 = 0x7072_6F66
 
     /// The id in the database's header (0 when none was ever set).
     static func applicationID(of db: SQLiteConnection) throws -> Int32 {

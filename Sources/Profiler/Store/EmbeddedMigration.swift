@@ -1,17 +1,17 @@
 import ProfilerSupport
 
 /// One numbered migration compiled into the binary from migrations/NNNN_name.sql.
-public struct EmbeddedMigration: Sendable {
-    public let version: Int
-    public let name: String
-    public let sql: String
+package struct EmbeddedMigration: Sendable {
+    package let version: Int
+    package let name: String
+    package let sql: String
 
     /// FNV-1a 64 of the SQL text, recorded when applied, so a migration file edited
     /// after it shipped is caught rather than silently diverging between databases.
     /// Computed once: every open verifies every applied migration's checksum.
-    public let checksum: String
+    package let checksum: String
 
-    public init(version: Int, name: String, sql: String) {
+    package init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql

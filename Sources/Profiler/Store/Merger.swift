@@ -3,30 +3,30 @@ import Foundation
 /// Combines databases recorded on several machines into one history. Runs are keyed by
 /// their UUID, so merging the same input twice adds nothing; inputs are opened read-only;
 /// each input is merged in one transaction.
-public enum Merger {
-    public struct Outcome: Sendable, Equatable {
-        public let input: String
-        public let runsAdded: Int
-        public let runsAlreadyPresent: Int
+package enum Merger {
+    package struct Outcome: Sendable, Equatable {
+        package let input: String
+        package let runsAdded: Int
+        package let runsAlreadyPresent: Int
         /// Labels of the output that now name another run: the input's label was set later.
-        public var labelsMoved: [MovedLabel] = []
+        package var labelsMoved: [MovedLabel] = []
     }
 
     /// A label (per scenario) that a merge moved to the input's run.
-    public struct MovedLabel: Sendable, Equatable, CustomStringConvertible {
-        public let name: String
-        public let scenario: String
-        public let fromRun: String
-        public let toRun: String
+    package struct MovedLabel: Sendable, Equatable, CustomStringConvertible {
+        package let name: String
+        package let scenario: String
+        package let fromRun: String
+        package let toRun: String
 
-        public var description: String { "\(name): \(scenario) run \(fromRun.prefix(8)) -> \(toRun.prefix(8))" }
+        package var description: String { "\(name): \(scenario) run \(fromRun.prefix(8)) -> \(toRun.prefix(8))" }
     }
 
     /// Every input is checked before the output is touched; an output this call created
     /// is removed again when an input fails half-way, so a failed merge leaves no file.
     /// `views`: the report views the output is given (the built-in ones, for profctl);
     /// an input's own report views the output lacks are copied with its runs.
-    public static func merge(into output: String, from inputs: [String], views: [RepeatableView] = []) throws -> [Outcome] {
+    package static func merge(into output: String, from inputs: [String], views: [RepeatableView] = []) throws -> [Outcome] {
         for input in inputs {
             // A database this binary understands, checked without writing to it.
             _ = try ProfileStore.openForReading(path: input, repairAbandoned: false)

@@ -3,25 +3,25 @@ import Foundation
 import ProfilerSupport
 
 /// Where one migration stands in one database.
-public struct MigrationStatus: Sendable, Equatable {
-    public enum State: String, Sendable { case applied, pending, unknown }
-    public let version: Int
-    public let name: String
-    public let state: State
-    public let appliedAt: String?
+package struct MigrationStatus: Sendable, Equatable {
+    package enum State: String, Sendable { case applied, pending, unknown }
+    package let version: Int
+    package let name: String
+    package let state: State
+    package let appliedAt: String?
 }
 
 /// Applies the embedded migrations in order, each in one immediate transaction, and
 /// records each with its checksum. The bookkeeping table is the migrator's own; every
 /// other table and view comes from migrations/*.sql.
-public struct Migrator: Sendable {
-    public let migrations: [EmbeddedMigration]
+package struct Migrator: Sendable {
+    package let migrations: [EmbeddedMigration]
 
-    public init(migrations: [EmbeddedMigration] = embeddedMigrations) {
+    package init(migrations: [EmbeddedMigration] = embeddedMigrations) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     static let bookkeeping = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -46,7 +46,7 @@ public struct Migrator: Sendable {
     }
 
     /// Every known and every unknown (newer) migration, in version order.
-    public func status(of db: SQLiteConnection) throws -> [MigrationStatus] {
+    package func status(of db: SQLiteConnection) throws -> [MigrationStatus] {
         let done = try applied(in: db)
         var rows = migrations.map { m in
             MigrationStatus(version: m.version, name: m.name,
@@ -64,7 +64,7 @@ public struct Migrator: Sendable {
     /// schema, or an applied migration whose text differs from the embedded one. Reads only.
     /// Returns the applied migrations it read, for `migrate(_:verified:)`.
     @discardableResult
-    public func verify(_ db: SQLiteConnection) throws -> [Int: (name: String, checksum: String, appliedAt: String)] {
+    package func verify(_ db: SQLiteConnection) throws -> [Int: (name: String, checksum: String, appliedAt: String)] {
         try checkOwnership(db)
         let done = try applied(in: db)
         if let newest = done.keys.max(), newest > latestVersion {
@@ -83,13 +83,13 @@ public struct Migrator: Sendable {
     }
 
     /// The highest applied version (0 for an empty database).
-    public func currentVersion(of db: SQLiteConnection) throws -> Int {
+    package func currentVersion(of db: SQLiteConnection) throws -> Int {
         try applied(in: db).keys.max() ?? 0
     }
 
     /// Applies what is pending. Returns the versions it applied (empty when up to date).
     @discardableResult
-    public func migrate(_ db: SQLiteConnection) throws -> [Int] {
+    package func migrate(_ db: SQLiteConnection) throws -> [Int] {
         try migrate(db, verified: verify(db))
     }
 

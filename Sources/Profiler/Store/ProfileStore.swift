@@ -4,9 +4,9 @@ import ProfilerSupport
 
 /// Opens profctl databases the two ways the tool needs: for recording (created and
 /// migrated as needed, WAL) and for reading (read-only, schema checked, never changed).
-public enum ProfileStore {
+package enum ProfileStore {
     /// The database used when neither --db nor PROFCTL_DB says otherwise.
-    public static let defaultPath = "profile.sqlite"
+    package static let defaultPath = "profile.sqlite"
 
     /// How long a recording connection waits for the write lock before failing. SQLite's
     /// lock is not a queue: a waiter sleeps and retries, and other writers may take the
@@ -17,7 +17,7 @@ public enum ProfileStore {
 
     /// Opens for recording: created and migrated as needed, and `views` (report views
     /// declared by scenarios) created or brought up to date.
-    public static func openForWriting(path: String, migrator: Migrator = Migrator(),
+    package static func openForWriting(path: String, migrator: Migrator = Migrator(),
                                       views: [RepeatableView] = []) throws -> SQLiteConnection {
         try openAndMigrate(path: path, migrator: migrator, views: views).connection
     }
@@ -25,13 +25,13 @@ public enum ProfileStore {
     /// Opens an existing database to change what it already holds (a baseline label):
     /// a missing file is not created and an empty one is not given a schema; both are
     /// refused as a reading command refuses them.
-    public static func openExistingForWriting(path: String) throws -> SQLiteConnection {
+    package static func openExistingForWriting(path: String) throws -> SQLiteConnection {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try openForWriting(path: path)
     }
 
     /// Opens for writing and says which migrations this call applied.
-    public static func openAndMigrate(path: String, migrator: Migrator = Migrator(), views: [RepeatableView] = []) throws
+    package static func openAndMigrate(path: String, migrator: Migrator = Migrator(), views: [RepeatableView] = []) throws
         -> (connection: SQLiteConnection, applied: [Int]) {
         try DatabaseFile.check(path, allowMissing: true, allowEmpty: true)
         return try mapOpenErrors(path: path) {
@@ -111,7 +111,7 @@ public enum ProfileStore {
     /// Whether `path` may hold a SQLite database (a regular file with SQLite's header, or one
     /// that cannot be looked at), read without SQLite: what a report written to a path must
     /// never replace. A named pipe or a device is never opened.
-    public static func mayHoldDatabase(at path: String) -> Bool {
+    package static func mayHoldDatabase(at path: String) -> Bool {
         switch DatabaseFile.inspect(path) {
         case .plausible, .truncated: true
         case .missing, .notAFile, .empty, .notSQLite: false
@@ -120,7 +120,7 @@ public enum ProfileStore {
 
     /// Opens an existing database read-only whatever its schema version, for looking
     /// at where it stands.
-    public static func openForInspection(path: String) throws -> SQLiteConnection {
+    package static func openForInspection(path: String) throws -> SQLiteConnection {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
@@ -136,7 +136,7 @@ public enum ProfileStore {
     /// file is writable: the one change a reading command makes, as SQLite itself
     /// recovers a hot journal on open.
     /// `repairAbandoned: false` leaves the file untouched whatever it holds (merge's inputs).
-    public static func openForReading(path: String, migrator: Migrator = Migrator(), repairAbandoned: Bool = true) throws -> SQLiteConnection {
+    package static func openForReading(path: String, migrator: Migrator = Migrator(), repairAbandoned: Bool = true) throws -> SQLiteConnection {
         try DatabaseFile.check(path, allowMissing: false, allowEmpty: false)
         return try mapOpenErrors(path: path) {
             let db = try SQLiteConnection(path: path, mode: .readOnly)
@@ -174,7 +174,7 @@ public enum ProfileStore {
     }
 
     /// The largest file checked on open: 64 MiB.
-    public static let quickCheckLimit: Int64 = 64 << 20
+    package static let quickCheckLimit: Int64 = 64 << 20
 
     /// Turns SQLite's "file is not a database" into a message that names the file.
     static func mapOpenErrors<T>(path: String, _ body: () throws -> T) throws -> T {

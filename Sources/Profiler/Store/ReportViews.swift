@@ -5,15 +5,15 @@ import ProfilerModel
 /// or dropped and created again, when its checksum differs from the one stored in
 /// `report_views` (Flyway's repeatable migrations). What the reading commands need to
 /// read it (the declaration as JSON) is stored beside it.
-public struct RepeatableView: Sendable, Equatable {
-    public let view: String
+package struct RepeatableView: Sendable, Equatable {
+    package let view: String
     /// The `runs.report` value of the runs it reports.
-    public let report: String
-    public let query: String
-    public let checksum: String
-    public let declaration: String
+    package let report: String
+    package let query: String
+    package let checksum: String
+    package let declaration: String
 
-    public init(view: String, report: String, query: String, checksum: String, declaration: String) {
+    package init(view: String, report: String, query: String, checksum: String, declaration: String) {
         self.view = view
         self.report = report
         self.query = query
@@ -31,16 +31,16 @@ extension RepeatableView {
 
     /// Whether the view's name may go into SQL text on either store: lowercase ASCII
     /// letters, digits and `_` (what ReportDeclaration.problem allows).
-    public var hasSafeName: Bool {
+    package var hasSafeName: Bool {
         !view.isEmpty && view.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
     }
 }
 
 /// Installs repeatable views in a database opened for writing (never from a reading command).
-public enum ReportViews {
+package enum ReportViews {
     /// Creates what is missing or changed, all in one immediate transaction; a database
     /// already in step costs one read and takes no write lock.
-    public static func install(_ views: [RepeatableView], in db: SQLiteConnection) throws {
+    package static func install(_ views: [RepeatableView], in db: SQLiteConnection) throws {
         guard !views.isEmpty, try !stale(views, in: db).isEmpty else { return }
         try db.transaction {
             // Another process may have installed them while this one waited for the lock.
@@ -75,7 +75,7 @@ public enum ReportViews {
     }
 
     /// Every report view a database stores (push takes a user's own reports from here).
-    public static func stored(in db: SQLiteConnection) throws -> [RepeatableView] {
+    package static func stored(in db: SQLiteConnection) throws -> [RepeatableView] {
         try db.rows("SELECT view, report, checksum, query, declaration FROM report_views ORDER BY view")
             .map(RepeatableView.init(storedRow:))
     }

@@ -3,22 +3,22 @@ import ProfilerModel
 
 /// Deletes the runs that are no result (aborted: killed, failed, interrupted by Ctrl-C)
 /// with everything recorded for them, and gives their space back to the file.
-public enum RunPruning {
+package enum RunPruning {
     /// One run deleted, or that would be.
-    public struct PrunedRun: Sendable, Equatable {
-        public let runID: String
-        public let scenario: String
-        public let startedAt: String
-        public let events: Int64
+    package struct PrunedRun: Sendable, Equatable {
+        package let runID: String
+        package let scenario: String
+        package let startedAt: String
+        package let events: Int64
         /// Why it stopped (`runs.error`).
-        public let reason: String?
+        package let reason: String?
     }
 
     /// The aborted runs of the database at `path`, deleted unless `dryRun`. Runs left
     /// `running` by a process that is gone are marked aborted first (as any open for
     /// writing does) and so are pruned too; a run still being recorded is never touched.
     /// After deleting, `VACUUM` returns the freed pages to the file system.
-    public static func pruneAborted(database path: String, dryRun: Bool) throws -> [PrunedRun] {
+    package static func pruneAborted(database path: String, dryRun: Bool) throws -> [PrunedRun] {
         let db = try ProfileStore.openExistingForWriting(path: path)
         defer { db.close() }
         let runs = try db.rows("""

@@ -1,15 +1,15 @@
 /// What belongs to one run besides its events, by column name: what `merge` copies
 /// between SQLite files and `push` copies into the PostgreSQL store. One list, so a
 /// column added to a per-run table is copied by both or by neither.
-public enum RunTables {
+package enum RunTables {
     /// The run row's columns (run_key is each database's own).
-    public static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
+    package static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
                                     "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
                                     "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
 
     /// Tables copied per run, in dependency order, with their columns (run_key is
     /// remapped to the target's; the rest copied as is).
-    public static let perRun: [(table: String, columns: [String])] = [
+    package static let perRun: [(table: String, columns: [String])] = [
         ("steps", ["step", "name"]),
         ("samples", ["point", "repeat", "strategy", "component", "step", "live_requested_bytes", "live_usable_bytes",
                      "peak_requested_bytes", "elapsed_ns"]),
@@ -27,6 +27,6 @@ public enum RunTables {
     /// The counts of a `sites` row (record --sites), copied as they are. Sites are not in
     /// ``perRun``: their stacks and frames are renumbered into the target's by the merge
     /// (SiteMerge), and the PostgreSQL store has no sites tables yet, so `push` leaves them.
-    public static let siteCounts = ["allocations", "frees", "requested_bytes", "usable_bytes",
+    package static let siteCounts = ["allocations", "frees", "requested_bytes", "usable_bytes",
                                     "live_requested_bytes", "live_usable_bytes"]
 }

@@ -7,7 +7,7 @@ import ProfilerModel
 /// SQL given to it is written portably: `?` or `?N` placeholders, the views and columns
 /// of docs/schema.md, and functions both stores have (the PostgreSQL schema defines
 /// `json_extract` and a double-precision `round` with SQLite's meaning).
-public protocol SQLRowSource: AnyObject {
+package protocol SQLRowSource: AnyObject {
     /// The columns and rows of one statement.
     func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable
     /// What to call the store in messages: a file path, or a URL without its password.
@@ -19,26 +19,26 @@ public protocol SQLRowSource: AnyObject {
 
 extension SQLRowSource {
     /// The rows of one statement.
-    public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try table(sql, values).rows
     }
 
     /// The first column of the first row, or nil.
-    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         try table(sql, values).rows.first?.first
     }
 }
 
 extension SQLiteConnection: SQLRowSource {
-    public func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
+    package func table(_ sql: String, _ values: [SQLValue]) throws -> ResultTable {
         let statement = try prepare(sql)
         let rows = try statement.rows(values)
         return ResultTable(columns: statement.columnNames, rows: rows)
     }
 
-    public var storeName: String { path }
+    package var storeName: String { path }
 
-    public func hasRelation(_ name: String) throws -> Bool {
+    package func hasRelation(_ name: String) throws -> Bool {
         try scalar("SELECT 1 FROM sqlite_schema WHERE name = ? AND type IN ('table', 'view')", [.text(name)]) != nil
     }
 }
@@ -46,10 +46,10 @@ extension SQLiteConnection: SQLRowSource {
 /// A store whose rows can also be changed: `writing` runs its body in one transaction,
 /// committed when it returns and rolled back when it throws, so a refused write leaves
 /// nothing half-done (labels on the local file, or on the team's PostgreSQL store).
-public protocol SQLWritableStore: SQLRowSource {
+package protocol SQLWritableStore: SQLRowSource {
     func writing<T>(_ body: () throws -> T) throws -> T
 }
 
 extension SQLiteConnection: SQLWritableStore {
-    public func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
+    package func writing<T>(_ body: () throws -> T) throws -> T { try transaction(body) }
 }

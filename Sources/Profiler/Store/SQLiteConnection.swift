@@ -5,8 +5,8 @@ import ProfilerModel
 
 /// One connection to one SQLite file. It owns the handle and closes it when released.
 /// Not thread-safe: each thread that needs the database opens its own connection.
-public final class SQLiteConnection {
-    public enum Mode: Sendable {
+package final class SQLiteConnection {
+    package enum Mode: Sendable {
         /// Reading only; the file must exist. Writes are refused by SQLite itself
         /// (`query_only`). It reads a file it cannot write and leaves no `-wal` or `-shm`
         /// behind: ``ReaderOpening`` says how.
@@ -18,15 +18,15 @@ public final class SQLiteConnection {
     }
 
     let handle: OpaquePointer
-    public let path: String
-    public let mode: Mode
+    package let path: String
+    package let mode: Mode
     /// A reader that created the `-wal` and `-shm` beside the file removes them (``ReaderOpening``).
     private let removesFilesBeside: Bool
 
     /// Process-wide settings made once, before SQLite's first use (see the shim).
     private static let configured: Int32 = profctl_sqlite3_disable_memory_statistics()
 
-    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+    package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         _ = Self.configured
         var db: OpaquePointer?
         let reading = mode == .readOnly ? ReaderOpening.choose(for: path) : nil
@@ -69,7 +69,7 @@ public final class SQLiteConnection {
     /// database into its main file and removes the `-wal` and `-shm` files, and a
     /// reference still held elsewhere (another thread's closure) may outlive `exit()`.
     /// Statements still open keep SQLite's side alive until they are finalized.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         ReaderOpening.closeInTurn(handle, path: path)
@@ -93,7 +93,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs one or more statements that return nothing of interest.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         try requireOpen(sql)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -106,7 +106,7 @@ public final class SQLiteConnection {
 
     /// Prepares exactly one statement. Text after it (other than blanks and comments)
     /// is an error, so a second statement is never silently ignored.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try requireOpen(sql)
         var statement: OpaquePointer?
         var leftover = ""
@@ -136,23 +136,23 @@ public final class SQLiteConnection {
     }
 
     /// Rows of one statement with bound values.
-    public func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try prepare(sql).rows(values)
     }
 
     /// The first column of the first row, or nil.
-    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         try rows(sql, values).first?.first
     }
 
-    public func run(_ sql: String, _ values: [SQLValue] = []) throws {
+    package func run(_ sql: String, _ values: [SQLValue] = []) throws {
         try prepare(sql).run(values)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// Immediate transactions take the write lock up front, so they never fail half-way
     /// with SQLITE_BUSY after doing work.
-    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let value = try body()
@@ -164,13 +164,13 @@ public final class SQLiteConnection {
         }
     }
 
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     // MARK: Guards for analysts' SQL
 
     /// Refuses, at prepare time, anything that could change a database or reach outside
     /// it: writes, ATTACH and DETACH, pragmas that set a value, and load_extension.
-    public func denyWritesAndEscapes() {
+    package func denyWritesAndEscapes() {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
             switch action {
             case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
@@ -196,7 +196,7 @@ public final class SQLiteConnection {
     ]
 
     /// Interrupts any statement still running `seconds` from now; nil removes the limit.
-    public func limitRunningTime(to seconds: Double?) {
+    package func limitRunningTime(to seconds: Double?) {
         guard let seconds else {
             sqlite3_progress_handler(handle, 0, nil, nil)
             deadline = nil

@@ -2,9 +2,9 @@ import CSQLite
 import ProfilerModel
 
 /// One prepared statement. It owns its handle and finalizes it when released.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
-    public let sql: String
+    package let sql: String
     private unowned let connection: SQLiteConnection
 
     init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
@@ -16,14 +16,14 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// True when the statement makes no direct change to the database file.
-    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
-    public var columnNames: [String] {
+    package var columnNames: [String] {
         (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 
     /// Binds values to ?1, ?2, ... in order, after clearing earlier bindings.
-    public func bind(_ values: [SQLValue]) throws {
+    package func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -33,7 +33,7 @@ public final class Statement {
 
     /// Binds an integer without going through SQLValue: the writer's hot path.
     @inline(__always)
-    public func bind(int value: Int64, at index: Int32) throws {
+    package func bind(int value: Int64, at index: Int32) throws {
         let code = sqlite3_bind_int64(handle, index, value)
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
     }
@@ -41,7 +41,7 @@ public final class Statement {
     /// Binds integers to ?1, ?2, ... in order, in one call: the writer binds 576 per
     /// execution of its 64-row insert, and a call per value into this module cost about
     /// 20 instructions of its own each.
-    public func bind(ints values: UnsafeBufferPointer<Int64>) throws {
+    package func bind(ints values: UnsafeBufferPointer<Int64>) throws {
         var index: Int32 = 1
         for value in values {
             let code = sqlite3_bind_int64(handle, index, value)
@@ -50,7 +50,7 @@ public final class Statement {
         }
     }
 
-    public func bind(_ value: SQLValue, at index: Int32) throws {
+    package func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -67,7 +67,7 @@ public final class Statement {
 
     /// Advances one row. Returns false when the statement is done.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -79,9 +79,9 @@ public final class Statement {
         }
     }
 
-    public func reset() { sqlite3_reset(handle) }
+    package func reset() { sqlite3_reset(handle) }
 
-    public func value(at column: Int32) -> SQLValue {
+    package func value(at column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
@@ -97,12 +97,12 @@ public final class Statement {
     }
 
     /// The current row, one value per column.
-    public func row() -> [SQLValue] {
+    package func row() -> [SQLValue] {
         (0..<sqlite3_column_count(handle)).map { value(at: $0) }
     }
 
     /// Runs the statement with the given values and collects every row.
-    public func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try bind(values)
         defer { reset() }
         var result: [[SQLValue]] = []
@@ -111,7 +111,7 @@ public final class Statement {
     }
 
     /// Runs the statement with the given values, ignoring any rows.
-    public func run(_ values: [SQLValue] = []) throws {
+    package func run(_ values: [SQLValue] = []) throws {
         try bind(values)
         defer { reset() }
         while try step() {}

@@ -7,20 +7,20 @@ import Glibc
 /// standard output read to end of file, then `waitpid`. Foundation's
 /// `Process.waitUntilExit()` polls a run loop in 50 ms slices on Linux, which made two
 /// `git rev-parse` calls (2.5 ms each) cost a `profctl record` about 100 ms of waiting.
-public enum ChildProcess {
+package enum ChildProcess {
     /// How the program ended and what it wrote to standard output.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The exit status, or nil when a signal ended the program.
-        public var status: Int32?
-        public var output: [UInt8]
+        package var status: Int32?
+        package var output: [UInt8]
 
-        public var succeeded: Bool { status == 0 }
+        package var succeeded: Bool { status == 0 }
     }
 
     /// Runs `program` (looked up on PATH when it holds no slash) with `arguments`,
     /// standard error discarded and `input` on standard input (an empty input when nil).
     /// Returns nil when the program could not be started (not installed, no pipe).
-    public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil) -> Outcome? {
+    package static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil) -> Outcome? {
         var outputPipe: [Int32] = [-1, -1]
         guard openPipe(&outputPipe) else { return nil }
         var inputPipe: [Int32] = [-1, -1]

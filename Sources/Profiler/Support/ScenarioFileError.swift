@@ -1,18 +1,18 @@
 /// A mistake in a scenario file, with where it is and what would be valid; when the file
 /// holds several, the first, with the others in `others` (each `path:line:column`, like a
 /// compiler's diagnostics).
-public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Sendable {
-    public let path: String
-    public let line: Int
-    public let column: Int
-    public let message: String
+package struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Sendable {
+    package let path: String
+    package let line: Int
+    package let column: Int
+    package let message: String
     /// The file's other mistakes, in the order of the file.
-    public var others: [ScenarioFileError] = []
+    package var others: [ScenarioFileError] = []
 
     /// The most mistakes one message lists; the rest are counted.
-    public static let maxListed = 20
+    package static let maxListed = 20
 
-    public init(path: String, line: Int, column: Int, message: String) {
+    package init(path: String, line: Int, column: Int, message: String) {
         self.path = path
         self.line = line
         self.column = column
@@ -20,7 +20,7 @@ public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Send
     }
 
     /// The first of `mistakes` in the order of the file, carrying the others; nil when there is none.
-    public init?(all mistakes: [ScenarioFileError]) {
+    package init?(all mistakes: [ScenarioFileError]) {
         let ordered = mistakes.enumerated().sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
             .map(\.element)
         guard let first = ordered.first else { return nil }
@@ -30,7 +30,7 @@ public struct ScenarioFileError: Error, CustomStringConvertible, Equatable, Send
 
     /// `path:line:column: message`, one line per mistake; a file that could not be read at
     /// all has no position (line 0), and is named alone.
-    public var description: String {
+    package var description: String {
         var lines = [single]
         lines += others.prefix(Self.maxListed - 1).map(\.single)
         if others.count >= Self.maxListed {
