@@ -172,13 +172,16 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrations"]
         ),
+        // What both test targets share: temporary folders and databases, running the built
+        // profctl, keep(). Tests only; each target names its helpers once (TestSupport.swift).
+        .target(name: "ProfctlTestSupport", path: "Tests/ProfctlTestSupport"),
         .testTarget(
             name: "ProfilerTests",
             dependencies: [
                 "Profiler", "ProfilerCatalog", "ProfilerSupport", "ProfilerHooks", "ProfilerModel", "ProfilerStore",
                 "ProfilerRecording", "ProfilerPrimitives", "ProfilerQueries", "ProfilerOutputs", "ProfilerSites",
                 "ProfilerScenarios", "ProfilerComparison", "ProfilerChecks", "CAllocationHooks", "CSQLite", "hook-witness",
-                "SchemaDocExamples",
+                "SchemaDocExamples", "ProfctlTestSupport",
             ]
         ),
         .testTarget(
@@ -192,6 +195,7 @@ let package = Package(
                 "ProfilerCLI",
                 "ProfilerPostgres",
                 "SchemaDocExamples",
+                "ProfctlTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

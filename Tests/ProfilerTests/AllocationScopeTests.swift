@@ -1,6 +1,7 @@
 import CAllocationHooks
 import Foundation
 import Testing
+import ProfctlTestSupport
 import Profiler
 @testable import ProfilerCatalog
 @testable import ProfilerChecks

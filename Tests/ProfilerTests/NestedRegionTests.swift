@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProfctlTestSupport
 import Profiler
 @testable import ProfilerCatalog
 @testable import ProfilerChecks
@@ -189,7 +190,7 @@ struct NestedRegionTests {
     @Test("no sequence of nested allocations and frees makes a figure trap or go negative where it cannot")
     func randomSequences() throws {
         try onOwnThread {
-            var generator = SplitMix(seed: 15)
+            var generator = SeededRandom(seed: 15)
             for _ in 0..<200 {
                 var blocks: [UnsafeMutableRawPointer] = []
                 func step(_ depth: Int) throws -> Allocations {
@@ -222,19 +223,6 @@ struct NestedRegionTests {
         }
         #expect(thrown)
         #expect(AllocationHooks.currentScope == 0)
-    }
-}
-
-/// A small deterministic generator for the random sequences.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,6 +1,7 @@
 import CAllocationHooks
 import Foundation
 import Testing
+import ProfctlTestSupport
 @testable import Profiler
 #if canImport(Glibc)
 import Glibc

@@ -15,18 +15,6 @@ import Profiler
 @testable import ProfilerStore
 @testable import ProfilerSupport
 
-/// A fixed-seed generator, so a failing document can be reproduced.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Scenario files under fuzzing")
 struct ScenarioFileFuzzTests {
     static let seeds = [
@@ -46,7 +34,7 @@ struct ScenarioFileFuzzTests {
         "1_000", "'2'", "\"2\"", "# & * ", "\"#\"",
     ]
 
-    static func mutate(_ text: String, _ rng: inout SeededGenerator) -> String {
+    static func mutate(_ text: String, _ rng: inout SeededRandom) -> String {
         var chars = Array(text)
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let position = chars.isEmpty ? 0 : Int.random(in: 0...chars.count, using: &rng)
@@ -74,7 +62,7 @@ struct ScenarioFileFuzzTests {
     @Test("thousands of malformed documents: never a crash or a hang, always valid or an error with line and column",
           .timeLimit(.minutes(2)))
     func fuzz() throws {
-        var rng = SeededGenerator(state: 20261122)
+        var rng = SeededRandom(seed: 20261122)
         var errors = 0, valid = 0
         for round in 0..<4000 {
             let seed = Self.seeds[round % Self.seeds.count]
@@ -105,7 +93,7 @@ struct ScenarioFileFuzzTests {
     @Test("mutated budgets files: never a crash or a hang, always budgets or an error with line and column",
           .timeLimit(.minutes(2)))
     func fuzzBudgets() throws {
-        var rng = SeededGenerator(state: 20261123)
+        var rng = SeededRandom(seed: 20261123)
         var errors = 0, valid = 0
         for round in 0..<2000 {
             let text = Self.mutate(Self.budgetSeeds[round % Self.budgetSeeds.count], &rng)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProfctlTestSupport
 import Profiler
 @testable import ProfilerChecks
 @testable import ProfilerComparison

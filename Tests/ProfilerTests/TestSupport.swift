@@ -1,5 +1,6 @@
 import Foundation
 import Profiler
+import ProfctlTestSupport
 @testable import ProfilerCatalog
 @testable import ProfilerChecks
 @testable import ProfilerHooks
@@ -13,20 +14,10 @@ import Profiler
 @testable import ProfilerStore
 @testable import ProfilerSupport
 
-/// A fresh database path in its own temporary folder, removed when released.
-final class TemporaryDatabase {
-    let folder: URL
-    let path: String
-
-    init(_ name: String = "profile.sqlite") throws {
-        folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("profctl-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent(name).path
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-}
+/// The helpers both test targets share (Tests/ProfctlTestSupport), named once for every
+/// file of this target.
+typealias TemporaryDatabase = ProfctlTestSupport.TemporaryDatabase
+typealias TemporaryFolder = ProfctlTestSupport.TemporaryFolder
 
 /// Keeps events in memory, for tests of primitives without a database.
 final class CollectingSink: EventSink, @unchecked Sendable {
@@ -45,10 +36,6 @@ final class CollectingSink: EventSink, @unchecked Sendable {
         return stored
     }
 }
-
-/// Keeps a value alive and opaque to the optimizer, so measured allocations are real.
-@inline(never)
-func keep<T>(_ value: T) -> T { value }
 
 /// Runs `body` on a new thread and waits for it. Swift Testing runs tests as tasks on a
 /// shared pool, whose threads now and then free the concurrency runtime's own blocks

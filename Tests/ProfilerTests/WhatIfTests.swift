@@ -1,6 +1,7 @@
 import Foundation
 import Profiler
 import Testing
+import ProfctlTestSupport
 @testable import ProfilerModel
 @testable import ProfilerQueries
 @testable import ProfilerScenarios

@@ -133,12 +133,3 @@ struct HeaptrackError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A temporary folder, removed when released.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}

@@ -1,62 +1,6 @@
 import Foundation
 import Testing
 
-/// Runs the real profctl binary, built next to the test bundle.
-struct ProfctlProcess {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("profctl")
-    }
-
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> Result {
-        try run(executable: binary, arguments, environment: environment, in: folder)
-    }
-
-    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "PROFCTL_DB")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Drain stderr on another thread while reading stdout, so neither pipe can fill and stall the child.
-        let stderrBox = DataBox()
-        let reader = Thread { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile(); stderrBox.done.signal() }
-        reader.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        stderrBox.done.wait()
-        let stderr = stderrBox.data
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
-    let done = DispatchSemaphore(value: 0)
-}
-
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("profctl-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 @Suite("profctl as a process")
 struct ProcessTests {
     @Test("record then report --format json: 9 rows with the lazy-container arithmetic")

@@ -1,10 +1,8 @@
 import Foundation
 import Testing
+import ProfctlTestSupport
 import Profiler
 
-/// Keeps a value opaque to the optimizer, so a busy loop is not deleted.
-@inline(never)
-private func keepOpaque<T>(_ value: T) -> T { value }
 
 /// profctl promises bytes and allocations per instance that repeat exactly run to run.
 /// live-room's lazy poll-card realize once did not (26 allocations / 4,801 B instead of
@@ -27,7 +25,7 @@ struct RepeatableFiguresTests {
                 Thread { [self] in
                     var spins: UInt64 = 0
                     while !isStopped { for _ in 0..<100_000 { spins &+= 1 } }
-                    _ = keepOpaque(spins)
+                    _ = keep(spins)
                     done.signal()
                 }.start()
             }

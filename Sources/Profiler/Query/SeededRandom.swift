@@ -2,8 +2,9 @@
 /// OOPSLA 2014): a tiny generator whose output depends only on its seed, so a permutation
 /// test gives the same answer for the same series on every machine and toolchain.
 /// `shuffle(using:)` of the standard library is not used because its algorithm is not
-/// promised to stay the same between Swift versions.
-package struct SeededRandom: Sendable {
+/// promised to stay the same between Swift versions. The tests draw their reproducible
+/// sequences from it too (it is a `RandomNumberGenerator`).
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     package init(seed: UInt64) {
