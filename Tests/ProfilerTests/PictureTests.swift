@@ -36,6 +36,28 @@ struct PictureTests {
         #expect(big.ticks.map(big.label) == ["0", "10 MiB", "20 MiB", "30 MiB", "40 MiB", "50 MiB"])
     }
 
+    @Test("step names stay inside the chart and apart: 'ProfileCard release' under the last point was cut to 'ProfileCard rele'")
+    func stepNamesInside() throws {
+        let svg = SVGChart.lines(title: "Live bytes after each step", unit: "bytes",
+                                 steps: ["Avatar build", "Avatar release", "ProfileCard build", "ProfileCard release"],
+                                 series: [SVGChart.Series(name: "eager", values: [219_200, 0, 241_600, 0])])
+        let width = 720.0
+        let labels = svg.components(separatedBy: "<text ").dropFirst().filter { $0.contains("class=\"axis\"") }
+        #expect(labels.count == 4)
+        var previousEnd = -Double.infinity
+        for label in labels {
+            let x = try #require(Double(label.components(separatedBy: "x=\"")[1].prefix { $0 != "\"" }))
+            let anchor = label.components(separatedBy: "text-anchor=\"")[1].prefix { $0 != "\"" }
+            let text = label.split(separator: ">", maxSplits: 1)[1].prefix { $0 != "<" }
+            let extent = Double(text.count) * 6
+            let (start, end) = anchor == "end" ? (x - extent, x) : anchor == "start" ? (x, x + extent) : (x - extent / 2, x + extent / 2)
+            #expect(start >= 0 && end <= width, "\(text): \(start)...\(end) px, anchored \(anchor), in a \(Int(width)) px chart")
+            // Nor over its neighbour ("ImageView buildImageView release" when the last was only anchored at its end).
+            #expect(start > previousEnd, "\(text) starts at \(start) px, before the previous name ends (\(previousEnd) px)")
+            previousEnd = end
+        }
+    }
+
     @Test("counts are whole numbers: 14 was ticked 3.50, 7, 10.50")
     func integerCounts() {
         let svg = SVGChart.bars(title: "Cache lookups", unit: "count", categories: ["no-cache"],

@@ -62,20 +62,35 @@ package enum SVGChart {
         return svg + legend(series, y: bottom + 40) + "</svg>"
     }
 
+    /// How a label centred under its point is anchored so it stays inside the chart: at its
+    /// end near the right edge, at its start near the left (a centred "ProfileCard release"
+    /// under the last point ran past the edge and read "ProfileCard rele"; `lines` leaves the
+    /// last name room, so this is for a name longer than the room). Widths are estimated at
+    /// 6 px a character, as the thinning of step names does.
+    static func anchor(_ label: String, at x: Double, width: Double) -> String {
+        let half = Double(label.count) * 3
+        if x + half > width { return "end" }
+        if x - half < 0 { return "start" }
+        return "middle"
+    }
+
     /// One line per series over ordered steps. `kind` names the chart for the page's checks
     /// (`data-chart`: the live-bytes chart is "timeline").
     package static func lines(title: String, unit: String, steps: [String], series: [Series], kind: String? = nil) -> String {
         let width = 720.0, height = 260.0, left = 70.0, top = 30.0, bottom = 200.0
         let scale = AxisScale(unit: unit, values: series.flatMap { $0.values.compactMap { $0 } })
         func y(_ v: Double) -> Double { bottom - scale.fraction(v) * (bottom - top) }
-        let step = (width - left - 30) / Double(max(steps.count - 1, 1))
+        // Room on the right for half the last step's name, centred under its point (at 6 px
+        // a character, as the thinning below estimates).
+        let right = max(30, Double(steps.last?.count ?? 0) * 3 + 4)
+        let step = (width - left - right) / Double(max(steps.count - 1, 1))
         var svg = "<svg class=\"chart\" role=\"img\"\(kind.map { " data-chart=\"\(escape($0))\"" } ?? "") data-unit=\"\(escape(unit))\" viewBox=\"0 0 \(Int(width)) \(Int(height + Double((series.count + 3) / 4) * 16))\">"
         svg += "<title>\(escape(title))</title><text x=\"\(left)\" y=\"16\" class=\"title\">\(escape(title))</text>"
         svg += axis(scale, left: left, right: width - 10, y: y)
         // Step names that would overlap are thinned out (every one keeps its tooltip on the points).
         let every = max(1, Int((Double(steps.map(\.count).max() ?? 1) * 6 + 8) / max(step, 1)) + 1)
         for (i, name) in steps.enumerated() where i % every == 0 {
-            svg += "<text x=\"\(left + Double(i) * step)\" y=\"\(bottom + 16)\" class=\"axis\" text-anchor=\"middle\">\(escape(name))</text>"
+            svg += "<text x=\"\(left + Double(i) * step)\" y=\"\(bottom + 16)\" class=\"axis\" text-anchor=\"\(anchor(name, at: left + Double(i) * step, width: width))\">\(escape(name))</text>"
         }
         for (s, serie) in series.enumerated() {
             let points = serie.values.enumerated().compactMap { i, v in v.map { "\(left + Double(i) * step),\(y($0))" } }
