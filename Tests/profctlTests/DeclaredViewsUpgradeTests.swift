@@ -17,6 +17,15 @@ struct DeclaredViewsUpgradeTests {
         return reports.map { NSDictionary(dictionary: $0) }
     }
 
+    /// A report with only the row fields `model`'s rows have (rows in the same order).
+    static func restricted(_ report: NSDictionary, to model: NSDictionary) -> NSDictionary {
+        guard let copy = report.mutableCopy() as? NSMutableDictionary,
+              let rows = report["rows"] as? [[String: Any]], let modelRows = model["rows"] as? [[String: Any]] else { return report }
+        copy["rows"] = zip(rows, modelRows).map { row, modelRow in row.filter { modelRow[$0.key] != nil } }
+            + rows.dropFirst(modelRows.count)
+        return copy
+    }
+
     @Test("migrated to version 5, a version-4 database reports every number as main's profctl did, in both byte measures")
     func sameNumbers() throws {
         let folder = try TemporaryFolder()
@@ -35,7 +44,10 @@ struct DeclaredViewsUpgradeTests {
             #expect(now.status == 0, "\(now.stderr)")
             let before = try Self.reports(expected), after = try Self.reports(now.stdout)
             #expect(before.count == 6)
-            #expect(after == before, "\(file)")
+            // Columns added since (the savings reports' allocations and temporaries per
+            // instance, version 17) come on top: every figure main's profctl printed stays.
+            #expect(after.count == before.count)
+            #expect(zip(after, before).map { Self.restricted($0, to: $1) } == before, "\(file)")
         }
     }
 

@@ -23,7 +23,8 @@ struct PostgresPushTests {
         return Int64(shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    static let tables = ["runs", "event_series", "events", "rollups", "steps", "samples", "metrics", "step_rollups", "latency_rollups"]
+    static let tables = ["runs", "event_series", "events", "rollups", "steps", "samples", "metrics", "step_rollups", "latency_rollups",
+                         "lifetime_rollups", "size_class_rollups"]
 
     @Test("every table of every complete run lands; pushing twice adds nothing; the local file is unchanged", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func pushTwice() throws {
@@ -43,6 +44,7 @@ struct PostgresPushTests {
             #expect(try Self.count(table, in: store) == Self.localCount("SELECT count(*) FROM \(table)", local), "\(table)")
         }
         #expect(try Self.count("events", in: store) > 100)
+        #expect(try Self.count("lifetime_rollups", in: store) > 0, "what the savings reports' temporaries are read from")
         #expect(try Self.count("baselines", in: store) >= 1)
 
         let second = try Self.push("local.sqlite", to: server.url, in: folder)

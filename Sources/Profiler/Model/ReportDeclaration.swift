@@ -71,7 +71,9 @@ import Foundation
 extension ReportDeclaration {
     /// Bytes per instance and savings against the baseline strategy, per component: the
     /// report of every scenario that declares none of its own (lazy-container, users'
-    /// components), plus the break-even realization rate on the container-only `lazy` rows.
+    /// components), plus the break-even realization rate on the container-only `lazy` rows,
+    /// and what building an instance cost beyond what it keeps (allocations, temporaries):
+    /// two ways can keep the same bytes and differ only there.
     package static let savings = ReportDeclaration(
         name: "savings", view: "savings_report",
         summary: """
@@ -79,11 +81,13 @@ extension ReportDeclaration {
             while fewer than this share of containers are ever realized (`1 - container / eager`, in %). \
             Where the container costs as much as the component or more, lazy never wins and the column is \
             NULL (never a negative share; since schema version 3), so `break_even_pct > x` stays false in \
-            SQL; profctl's reports print `never` there, in every format.
+            SQL; profctl's reports print `never` there, in every format, and leave the column out of a run without \
+            a `lazy` strategy. Beside the retained bytes, what building an instance cost: `allocations_per_instance` \
+            and `temporary_bytes_per_instance` (since schema version 17).
             """,
         query: """
-            SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance, baseline_strategy,
-                   saved_bytes, savings_pct,
+            SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance,
+                   allocations_per_instance, temporary_bytes_per_instance, baseline_strategy, saved_bytes, savings_pct,
                    CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct
             FROM savings_by_measure
             ORDER BY started_at, run_id, ordinal
@@ -93,6 +97,10 @@ extension ReportDeclaration {
             .label("strategy", "how it was built"),
             .shown("instances", .count, "instances per repeat"),
             .measured("bytes_per_instance", .bytes, "live bytes each instance holds (its create and realize events)"),
+            .shown("allocations_per_instance", .count,
+                   "malloc calls in an instance's create and realize events, kept or freed again (check gates it, with a slack)"),
+            .shown("temporary_bytes_per_instance", .bytes,
+                   "requested bytes of the blocks those events freed before they ended; NULL in usable bytes (not kept) and for runs before schema version 8"),
             .label("baseline_strategy", "what savings are measured against"),
             .derived("saved_bytes", .bytes, "baseline bytes per instance minus this one"),
             .derived("savings_pct", .percent, "100 * saved / baseline"),
@@ -101,6 +109,9 @@ extension ReportDeclaration {
         charts: [
             ReportChart("Bytes per instance", unit: "bytes", .strategiesPerComponent, ["bytes_per_instance"]),
             ReportChart("Savings against {baseline}", unit: "%", .strategiesPerComponent, ["savings_pct"]),
+            ReportChart("Allocations per instance", unit: "count", .strategiesPerComponent, ["allocations_per_instance"]),
+            ReportChart("Temporary bytes per instance (freed while it was built)", unit: "bytes",
+                        .strategiesPerComponent, ["temporary_bytes_per_instance"]),
         ],
         byMeasure: true)
 }

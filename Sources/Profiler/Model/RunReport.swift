@@ -22,6 +22,23 @@ package struct RunReport: Sendable {
     /// comparisons in SQL stay false; every output format shows the word.
     package static let never = SQLValue.text("never")
 
+    /// A view's rows as every format shows them: `never` where lazy never wins, and no
+    /// break-even column at all in a run without a `lazy` strategy.
+    package static func presented(_ table: ResultTable) -> ResultTable {
+        withoutBreakEvenWithoutLazy(neverWhereLazyNeverWins(table))
+    }
+
+    /// The break-even rate answers "how many lazy containers may be realized before lazy
+    /// loses": a run without `lazy` (a comparison of eager and cached, or of two decoders)
+    /// has no such question, and a column of dashes beside its figures says nothing.
+    package static func withoutBreakEvenWithoutLazy(_ table: ResultTable) -> ResultTable {
+        guard let breakEven = table.columns.firstIndex(of: "break_even_pct"),
+              let strategy = table.columns.firstIndex(of: "strategy"),
+              !table.rows.contains(where: { $0[strategy] == .text("lazy") }) else { return table }
+        return ResultTable(columns: table.columns.enumerated().filter { $0.offset != breakEven }.map(\.element),
+                           rows: table.rows.map { row in row.enumerated().filter { $0.offset != breakEven }.map(\.element) })
+    }
+
     package static func neverWhereLazyNeverWins(_ table: ResultTable) -> ResultTable {
         guard let breakEven = table.columns.firstIndex(of: "break_even_pct"),
               let strategy = table.columns.firstIndex(of: "strategy") else { return table }

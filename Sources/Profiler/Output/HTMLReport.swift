@@ -154,10 +154,16 @@ package enum HTMLReport {
                              }, logScale: logScale)
     }
 
-    /// The charts the report declares, in order.
+    /// The charts the report declares, in order, leaving out one with nothing to draw: no
+    /// figure at all (temporaries in usable bytes, or in a run recorded before they were
+    /// kept: an empty frame would read as zero), or zero everywhere (a frame with an axis
+    /// of 0 to 5 B and no bar; the table's column says 0).
     static func charts(_ report: RunReport) -> [String] {
         let t = report.table
-        return report.declaration.charts.map { chart in
+        let drawable = report.declaration.charts.filter { chart in
+            chart.columns.contains { column(t, $0).contains { ($0 ?? 0) != 0 } }
+        }
+        return drawable.map { chart in
             let title = chart.title(baseline: report.run.baselineStrategy)
             switch chart.layout {
             case .columnsPerStrategy:

@@ -54,7 +54,7 @@ extension RunReport {
             rows[runID, default: []].append(keep.map { row[$0.offset] })
         }
         return Dictionary(runIDs.map { runID in
-            (runID, neverWhereLazyNeverWins(ResultTable(columns: keep.map(\.element), rows: rows[runID] ?? [])))
+            (runID, presented(ResultTable(columns: keep.map(\.element), rows: rows[runID] ?? [])))
         }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -20,6 +20,11 @@ package enum RunTables {
         ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
                           "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
         ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
+        // What each series' regions allocated, kept no longer than the region (temporaries),
+        // and by size class (absent for runs recorded before version 8).
+        ("lifetime_rollups", ["component", "strategy", "kind", "regions", "allocations", "requested_bytes", "usable_bytes",
+                              "temporaries", "temporary_requested_bytes"]),
+        ("size_class_rollups", ["component", "strategy", "kind", "size_class", "allocations", "requested_bytes", "usable_bytes"]),
         // The scenario's declaration as the run recorded it (absent for runs recorded before version 9).
         ("run_declarations", ["declaration"]),
     ]
