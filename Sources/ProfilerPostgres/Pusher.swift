@@ -24,7 +24,7 @@ package enum Pusher {
 
     /// The store's events columns, in the order push writes them.
     static let storeEventColumns = ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes",
-                                    "usable_extra_bytes", "duration_ns", "at_us"]
+                                    "usable_extra_bytes", "duration_ns", "at_us", "retains", "releases"]
 
     /// Pushes the runs of `local` (complete ones, or every one with `includeIncomplete`).
     /// `progress` hears one line per run.
@@ -186,7 +186,7 @@ package enum Pusher {
             throw PushError.inconsistentRun(runID: runID, detail: "\(localIDs.count) event series, \(storeIDs.count) added to the store")
         }
         let events = try local.prepare("""
-            SELECT seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us
+            SELECT seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us, retains, releases
             FROM events WHERE series_id = ? ORDER BY seq
             """)
         var next = 0
@@ -201,7 +201,7 @@ package enum Pusher {
                 }
                 while try events.step() {
                     buffer.append(integer: storeIDs[next])
-                    for column in Int32(0)...Int32(7) {
+                    for column in Int32(0)..<Int32(storeEventColumns.count - 1) {
                         buffer.bytes.append(9)
                         buffer.append(events.value(at: column))
                     }

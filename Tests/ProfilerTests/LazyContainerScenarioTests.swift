@@ -89,7 +89,7 @@ struct LazyContainerScenarioTests {
         let db = try ProfileStore.openForReading(path: temp.path)
         let view = try ReadOnlyQuery.run("SELECT * FROM savings", on: db).table
         #expect(view.columns == ["run_id", "scenario", "component", "strategy", "instances", "bytes_per_instance",
-                                 "baseline_strategy", "saved_bytes", "savings_pct"])
+                                 "baseline_strategy", "saved_bytes", "savings_pct", "retains_per_instance", "releases_per_instance"])
         let report = try SavingsReport.load(run: summary.runID, measure: .requested, from: db)
         #expect(view.rows.map { $0[2].string ?? "" } == report.rows.map(\.component))
         #expect(view.rows.map { $0[5].double ?? -1 } == report.rows.map(\.bytesPerInstance))

@@ -27,7 +27,9 @@ enum RollupReference {
                    SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END) AS requested,
                    SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.usable_bytes ELSE 0 END) AS usable,
                    SUM(CASE WHEN e.kind_id = 5 THEN -e.requested_bytes ELSE 0 END) AS released_requested,
-                   SUM(CASE WHEN e.kind_id = 5 THEN -e.usable_bytes ELSE 0 END) AS released_usable
+                   SUM(CASE WHEN e.kind_id = 5 THEN -e.usable_bytes ELSE 0 END) AS released_usable,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.retains END) AS retains,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.releases END) AS releases
             FROM event_rows e
             WHERE e.run_key = ?1
             GROUP BY e.subject_id, e.repeat, e.instance
@@ -37,7 +39,7 @@ enum RollupReference {
                SUM(p.created) / COUNT(DISTINCT p.repeat), COUNT(DISTINCT p.repeat), SUM(p.allocations),
                SUM(p.requested), SUM(p.usable),
                MIN(p.requested), MAX(p.requested), MIN(p.usable), MAX(p.usable),
-               SUM(p.released_requested), SUM(p.released_usable)
+               SUM(p.released_requested), SUM(p.released_usable), SUM(p.retains), SUM(p.releases)
         FROM per_instance p
         JOIN subjects s ON s.subject_id = p.subject_id
         GROUP BY p.subject_id
@@ -46,7 +48,7 @@ enum RollupReference {
 
     static let stepRollupSQL = """
         WITH ranked AS (
-            SELECT seq, step, subject_id, kind_id, repeat, instance, requested_bytes, usable_bytes, duration_ns,
+            SELECT seq, step, subject_id, kind_id, repeat, instance, requested_bytes, usable_bytes, duration_ns, retains, releases,
                    ROW_NUMBER() OVER (PARTITION BY step, subject_id, kind_id ORDER BY duration_ns) AS position,
                    COUNT(*) OVER (PARTITION BY step, subject_id, kind_id) AS total
             FROM event_rows
@@ -57,7 +59,7 @@ enum RollupReference {
                SUM(x.requested_bytes), SUM(x.usable_bytes), SUM(x.duration_ns),
                MAX(CASE WHEN x.position = (x.total + 1) / 2 THEN x.duration_ns END),
                MAX(CASE WHEN x.position = (9 * x.total + 9) / 10 THEN x.duration_ns END),
-               MIN(x.seq)
+               MIN(x.seq), SUM(x.retains), SUM(x.releases)
         FROM ranked x
         JOIN subjects s ON s.subject_id = x.subject_id
         JOIN event_kinds k ON k.kind_id = x.kind_id

@@ -347,7 +347,7 @@ struct GateProcessTests {
         try record(["lazy-container", "--instances", "5"], in: folder)
         let budgets = folder.url.appendingPathComponent("budgets.yaml")
         let cases: [(field: String, value: String, expected: String)] = [
-            ("scenario", "lazy-contaner", "no scenario named 'lazy-contaner'; known: composite-cell, identity, image-cache, lazy-container"),
+            ("scenario", "lazy-contaner", "no scenario named 'lazy-contaner'; known: arc-calibration, composite-cell, identity, image-cache, lazy-container"),
             ("metric", "byte_per_instance", "no metric named 'byte_per_instance' in lazy-container; known: allocations_per_instance"),
             ("component", "Lable", "no component named 'Lable' in lazy-container; known: Button, ImageView, Label"),
             ("strategy", "eagr", "no strategy named 'eagr' in lazy-container; known: eager, lazy, lazy-realized"),
@@ -387,7 +387,7 @@ struct GateProcessTests {
         for command in [["check", "--baseline", "previous"], ["report"], ["export"]] {
             let typo = try ProfctlProcess.run(command + ["--scenario", "lazy-contaner"], in: folder.url)
             #expect(typo.status == 64, "\(command)")
-            #expect(typo.stderr.contains("no scenario named 'lazy-contaner'; known: composite-cell, identity, image-cache, lazy-container"))
+            #expect(typo.stderr.contains("no scenario named 'lazy-contaner'; known: arc-calibration, composite-cell, identity, image-cache, lazy-container"))
         }
         // A built-in scenario never recorded here is known, but has no runs: a different message.
         let unrecorded = try ProfctlProcess.run(["report", "--scenario", "lazy-list"], in: folder.url)

@@ -11,7 +11,7 @@ struct PostgresMigrationTests {
     /// The tables version 1 and 2 share, with their columns, in an order that keeps the
     /// foreign keys satisfied.
     static let sharedTables: [(String, [String])] = [
-        ("runs", ["run_key"] + RunTables.runColumns),
+        ("runs", versionOneRunColumns),
         ("subjects", ["subject_id", "component", "strategy"]),
     ] + RunTables.perRun.filter { !laterTables.contains($0.table) }.map { table in
         (table.table, ["run_key"] + table.columns.filter { !(addedLater[table.table] ?? []).contains($0) })
@@ -19,11 +19,17 @@ struct PostgresMigrationTests {
         ("baselines", ["name", "scenario", "run_id", "created_at"]),
     ]
 
+    static let versionOneRunColumns: [String] = ["run_key"] + RunTables.runColumns.filter { !(addedLater["runs"] ?? []).contains($0) }
+
     /// Per-run tables a later version added: a version 1 store has none, and its runs keep none.
     static let laterTables: Set<String> = ["run_declarations", "lifetime_rollups", "size_class_rollups"]
 
     /// Columns of those tables that later versions added (samples' point and component: version 5).
-    static let addedLater: [String: Set<String>] = ["samples": ["point", "component"]]
+    /// And ARC traffic's columns: version 7.
+    static let addedLater: [String: Set<String>] = [
+        "samples": ["point", "component"], "runs": ["arc_counting", "arc_toolchain"],
+        "rollups": ["retains", "releases"], "step_rollups": ["retains", "releases"],
+    ]
 
     /// Version 1's events columns, as the version 2 store's event_rows view spells them.
     static let oldEventColumns = ["run_key", "seq", "repeat", "subject_id", "instance", "kind_id", "allocations", "frees",

@@ -38,12 +38,16 @@ CREATE OR REPLACE VIEW savings_by_measure AS
 WITH per_instance AS (
     SELECT run_key, component, strategy, ordinal, instances, repeats, 'requested' AS bytes_measure,
            CAST(requested_bytes AS DOUBLE PRECISION) / (instances * repeats) AS bytes,
-           CAST(allocations AS DOUBLE PRECISION) / (instances * repeats) AS allocations
+           CAST(allocations AS DOUBLE PRECISION) / (instances * repeats) AS allocations,
+           CAST(retains AS DOUBLE PRECISION) / (instances * repeats) AS retains,
+           CAST(releases AS DOUBLE PRECISION) / (instances * repeats) AS releases
     FROM rollups
     UNION ALL
     SELECT run_key, component, strategy, ordinal, instances, repeats, 'usable',
            CAST(usable_bytes AS DOUBLE PRECISION) / (instances * repeats),
-           CAST(allocations AS DOUBLE PRECISION) / (instances * repeats)
+           CAST(allocations AS DOUBLE PRECISION) / (instances * repeats),
+           CAST(retains AS DOUBLE PRECISION) / (instances * repeats),
+           CAST(releases AS DOUBLE PRECISION) / (instances * repeats)
     FROM rollups
 ),
 built_temporaries AS (
@@ -64,6 +68,8 @@ SELECT r.run_id,
        round(100.0 * (b.bytes - x.bytes) / NULLIF(b.bytes, 0), 2) AS savings_pct,
        r.started_at,
        x.ordinal,
+       round(x.retains, 2)                                        AS retains_per_instance,
+       round(x.releases, 2)                                       AS releases_per_instance,
        round(x.allocations, 2)                                    AS allocations_per_instance,
        CASE WHEN x.bytes_measure = 'requested'
             THEN round(CAST(t.bytes AS DOUBLE PRECISION) / (x.instances * x.repeats), 2) END AS temporary_bytes_per_instance

@@ -144,10 +144,13 @@ package enum BaselineResolver {
     /// Differences in Swift version, build configuration, OS or architecture.
     package static func environmentDifferences(_ run: RunInfo, _ baselines: [RunInfo]) -> [String] {
         var differences: [String] = []
+        let arcKeys: Set = [RunInfo.arcCountingKey, RunInfo.arcToolchainKey]
         for baseline in baselines {
-            for (key, value) in run.environmentKey.sorted(by: { $0.key < $1.key })
-            where !sameEnvironmentValue(key, baseline.environmentKey[key], value) {
-                differences.append("\(key) \(baseline.environmentKey[key] ?? "?") in \(baseline.runID.prefix(8)) vs \(value)")
+            let before = baseline.environmentKey, now = run.environmentKey
+            for key in Set(now.keys).union(before.keys).sorted() where !sameEnvironmentValue(key, before[key], now[key]) {
+                // A run recorded before ARC counting has no method: nothing of its ARC is compared.
+                if arcKeys.contains(key), before[key] == nil || now[key] == nil { continue }
+                differences.append("\(key) \(before[key] ?? "?") in \(baseline.runID.prefix(8)) vs \(now[key] ?? "?")")
             }
         }
         return Array(Set(differences)).sorted()

@@ -33,4 +33,25 @@ public enum ARCCounting {
 
     /// True while retains and releases are counted.
     public static var isEnabled: Bool { profctl_arc_counting() != 0 }
+
+    /// The counting method, as runs store it (`runs.arc_counting`): the runtime's hook
+    /// pointers with swift_retain's adapter slot replaced (docs/hooks.md, "ARC traffic").
+    /// Two runs counted by different methods are not compared (`check` exits 6).
+    package static let method = "runtime-hooks"
+
+    /// What a run stores as its method where this runtime refused counting: its retains and
+    /// releases are NULL ("not counted"), never 0.
+    package static let unavailableMethod = "unavailable"
+
+    /// Turns counting on where this runtime allows it, and names how the work is counted:
+    /// ``method``, or ``unavailableMethod`` (the refusal is not an error: the run's bytes are
+    /// measured as ever, its retains and releases are not counted).
+    package static func enableWhereAvailable() -> String {
+        do {
+            try enable()
+            return method
+        } catch {
+            return unavailableMethod
+        }
+    }
 }

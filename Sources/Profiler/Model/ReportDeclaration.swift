@@ -88,7 +88,8 @@ extension ReportDeclaration {
         query: """
             SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance,
                    allocations_per_instance, temporary_bytes_per_instance, baseline_strategy, saved_bytes, savings_pct,
-                   CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct
+                   CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct,
+                   retains_per_instance, releases_per_instance
             FROM savings_by_measure
             ORDER BY started_at, run_id, ordinal
             """,
@@ -105,6 +106,8 @@ extension ReportDeclaration {
             .derived("saved_bytes", .bytes, "baseline bytes per instance minus this one"),
             .derived("savings_pct", .percent, "100 * saved / baseline"),
             .derived("break_even_pct", .percent, "lazy rows: the realized share below which lazy wins; NULL (never) where it cannot"),
+            .measured("retains_per_instance", .count, "Swift retains each instance's create and realize events made; NULL: not counted"),
+            .measured("releases_per_instance", .count, "Swift releases each instance's create and realize events made; NULL: not counted"),
         ],
         charts: [
             ReportChart("Bytes per instance", unit: "bytes", .strategiesPerComponent, ["bytes_per_instance"]),

@@ -20,6 +20,11 @@ package struct RunInfo: Sendable, Equatable, Codable {
     package let report: String
     package let parameters: String
     package let error: String?
+    /// How the run's retains and releases were counted (`runtime-hooks`, `unavailable`);
+    /// nil for a run recorded before profctl counted them.
+    package let arcCounting: String?
+    /// The Swift runtime they were counted on (`6.3.1 x86_64`).
+    package let arcToolchain: String?
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", scenario, status, startedAt = "started_at", endedAt = "ended_at"
@@ -27,12 +32,13 @@ package struct RunInfo: Sendable, Equatable, Codable {
         case host, os, arch, swiftVersion = "swift_version"
         case buildConfiguration = "build_configuration", toolVersion = "tool_version"
         case baselineStrategy = "baseline_strategy", report, parameters, error
+        case arcCounting = "arc_counting", arcToolchain = "arc_toolchain"
     }
 
     package static let columns = """
         run_id, scenario, status, started_at, ended_at, git_commit, host, os, arch, swift_version,
         build_configuration, tool_version, baseline_strategy, report, parameters, error,
-        branch, ci_provider, ci_job, pull_request
+        branch, ci_provider, ci_job, pull_request, arc_counting, arc_toolchain
         """
 
     /// Reads one row of a result with the runs table's columns, by column name (a column
@@ -59,6 +65,8 @@ package struct RunInfo: Sendable, Equatable, Codable {
         ciProvider = value(.ciProvider).string
         ciJob = value(.ciJob).string
         pullRequest = value(.pullRequest).string
+        arcCounting = value(.arcCounting).string
+        arcToolchain = value(.arcToolchain).string
     }
 
     /// The names in `columns`, by position: for rows selected with `SELECT \(RunInfo.columns)`.
@@ -88,7 +96,16 @@ package struct RunInfo: Sendable, Equatable, Codable {
     }
 
     /// What must match between a run and its baseline for a comparison to mean anything.
+    /// The ARC counting method and toolchain are in it when the run recorded them (a run
+    /// recorded before profctl counted retains has no ARC figures to compare).
     package var environmentKey: [String: String] {
-        ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]
+        var key = ["swift_version": swiftVersion, "build_configuration": buildConfiguration, "os": os, "arch": arch]
+        if let arcCounting { key[Self.arcCountingKey] = arcCounting }
+        if let arcToolchain { key[Self.arcToolchainKey] = arcToolchain }
+        return key
     }
+
+    /// The environment keys a run recorded before ARC counting lacks: absent on either side,
+    /// they are not a difference (its retains are NULL, so nothing of theirs is compared).
+    package static let arcCountingKey = "arc_counting", arcToolchainKey = "arc_toolchain"
 }

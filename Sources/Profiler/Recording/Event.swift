@@ -42,6 +42,10 @@ public struct Event: Sendable, Equatable {
     public var durationNanoseconds: UInt64
     /// When the measured work started, on the monotonic clock; 0 when unknown.
     public var startNanoseconds: UInt64
+    /// Swift retains and releases the measured work made (0 while ARC counting is off; the
+    /// recorder stores NULL for a run that did not count them).
+    package var retains = 0
+    package var releases = 0
 
     public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
                 allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64,

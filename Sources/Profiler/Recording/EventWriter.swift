@@ -8,26 +8,33 @@ import ProfilerStore
 /// strategy's running live bytes for the samples, and keeps each series' running
 /// figures for the rollups (`SeriesStats`).
 struct EventWriter {
-    static let insertSQL = """
-        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// The events' columns; a run that counts ARC traffic also stores `retains` and
+    /// `releases` (else they stay NULL: not counted).
+    static func columnNames(countsARC: Bool) -> [String] {
+        ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes", "usable_extra_bytes", "duration_ns", "at_us"]
+            + (countsARC ? ["retains", "releases"] : [])
+    }
+
+    static func insertSQL(countsARC: Bool, rows: Int) -> String {
+        let names = columnNames(countsARC: countsARC)
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        return "INSERT INTO events (\(names.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))"
+    }
+
     /// Rows per execution of the multi-row insert. Under callgrind one execution of a
     /// 64-row statement costs about half the instructions per row of 64 executions of the
     /// one-row statement (each execution opens a cursor, seeks from the b-tree's root and
     /// halts: 8,800 against 4,600 per row for events of one series, 9,100 against 7,600
     /// for two series taking turns); 16 rows gave most of it (5,000), 64 a little more.
     static let rowsPerInsert = 64
-    static let columns = 9
-    static let insertManySQL = """
-        INSERT INTO events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
-        VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rowsPerInsert).joined(separator: ", "))
-        """
 
     let db: SQLiteConnection
     let runKey: Int64
     /// The run's start on the monotonic clock: events' at_us count from it.
     let runStart: UInt64
+    /// Values per row: 9, or 11 with retains and releases.
+    let columns: Int
+    let countsARC: Bool
     let insert: Statement
     /// Prepared when the first `rowsPerInsert` rows are waiting (a short run never pays
     /// for compiling it).
@@ -54,13 +61,14 @@ struct EventWriter {
     /// Writes everything the buffer delivers through `db` (the recorder's connection, which
     /// nothing else uses until this returns); returns the series' running figures (none
     /// after a failure, which the buffer then holds).
-    static func drain(_ buffer: EventBuffer, into db: SQLiteConnection, runKey: Int64, runStart: UInt64) -> WrittenFigures {
+    static func drain(_ buffer: EventBuffer, into db: SQLiteConnection, runKey: Int64, runStart: UInt64,
+                      countsARC: Bool) -> WrittenFigures {
         do {
             // Every key an event row carries was made by this writer or the recorder a
             // moment ago; checking parents per insert would double the cost of ingest.
             try db.execute("PRAGMA foreign_keys = OFF")
             defer { try? db.execute("PRAGMA foreign_keys = ON") }
-            var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart)
+            var writer = try EventWriter(db: db, runKey: runKey, runStart: runStart, countsARC: countsARC)
             while true {
                 let chunks = buffer.popChunks(limit: Recorder.batchSize)
                 if chunks.isEmpty { break }
@@ -81,12 +89,14 @@ struct EventWriter {
         }
     }
 
-    init(db: SQLiteConnection, runKey: Int64, runStart: UInt64) throws {
+    init(db: SQLiteConnection, runKey: Int64, runStart: UInt64, countsARC: Bool) throws {
         self.db = db
         self.runKey = runKey
         self.runStart = runStart
-        self.insert = try db.prepare(Self.insertSQL)
-        self.pending.reserveCapacity(Self.rowsPerInsert * Self.columns)
+        self.countsARC = countsARC
+        self.columns = Self.columnNames(countsARC: countsARC).count
+        self.insert = try db.prepare(Self.insertSQL(countsARC: countsARC, rows: 1))
+        self.pending.reserveCapacity(Self.rowsPerInsert * columns)
         self.subjects = SubjectKeys(db: db)
         self.series = try SeriesKeys(db: db, runKey: runKey)
     }
@@ -123,7 +133,7 @@ struct EventWriter {
         let duration = Int64(clamping: e.durationNanoseconds)
         let seriesID = try series.record(e, seq: seq, step: step, subject: subject, duration: duration)
 
-        if let previous = pending.count >= Self.columns ? pending[pending.count - Self.columns] : nil, seriesID < previous {
+        if let previous = pending.count >= columns ? pending[pending.count - columns] : nil, seriesID < previous {
             pendingOutOfOrder = true
         }
         pending.append(seriesID)
@@ -136,7 +146,11 @@ struct EventWriter {
         pending.append(duration)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
         pending.append(e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0)
-        if pending.count == Self.rowsPerInsert * Self.columns { try flush() }
+        if countsARC {
+            pending.append(Int64(e.retains))
+            pending.append(Int64(e.releases))
+        }
+        if pending.count == Self.rowsPerInsert * columns { try flush() }
     }
 
     /// Inserts the waiting rows: a full set with one execution of the multi-row statement,
@@ -144,13 +158,13 @@ struct EventWriter {
     /// within each series; see `groupBySeries`).
     mutating func flush() throws {
         groupBySeries()
-        if pending.count == Self.rowsPerInsert * Self.columns {
-            let statement = try insertMany ?? db.prepare(Self.insertManySQL)
+        if pending.count == Self.rowsPerInsert * columns {
+            let statement = try insertMany ?? db.prepare(Self.insertSQL(countsARC: countsARC, rows: Self.rowsPerInsert))
             insertMany = statement
             try bindAndStep(statement, values: 0..<pending.count)
         } else {
-            for row in stride(from: 0, to: pending.count, by: Self.columns) {
-                try bindAndStep(insert, values: row..<(row + Self.columns))
+            for row in stride(from: 0, to: pending.count, by: columns) {
+                try bindAndStep(insert, values: row..<(row + columns))
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -164,20 +178,20 @@ struct EventWriter {
     /// row: see BENCHMARKS.md, "Round 5"). The rows are stored by key, so the table holds the
     /// same rows whatever the order they are inserted in.
     private mutating func groupBySeries() {
-        let rows = pending.count / Self.columns
+        let rows = pending.count / columns
         // In the common case of long stretches of one series, or series one after the
         // other in ascending order, there is nothing to move.
         guard rows > 1, pendingOutOfOrder else { return }
         pendingOutOfOrder = false
         seriesInSet.removeAll(keepingCapacity: true)
-        for row in 0..<rows where !seriesInSet.contains(pending[row * Self.columns]) {
-            seriesInSet.append(pending[row * Self.columns])
+        for row in 0..<rows where !seriesInSet.contains(pending[row * columns]) {
+            seriesInSet.append(pending[row * columns])
         }
         seriesInSet.sort()
         grouped.removeAll(keepingCapacity: true)
         for series in seriesInSet {
-            for row in 0..<rows where pending[row * Self.columns] == series {
-                grouped.append(contentsOf: pending[(row * Self.columns)..<((row + 1) * Self.columns)])
+            for row in 0..<rows where pending[row * columns] == series {
+                grouped.append(contentsOf: pending[(row * columns)..<((row + 1) * columns)])
             }
         }
         swap(&pending, &grouped)

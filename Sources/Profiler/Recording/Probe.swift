@@ -34,10 +34,12 @@ public struct Probe: Sendable {
     /// region still open on this thread.
     package func emit<T>(_ kind: EventKind, _ measured: Measured<T>) throws {
         let a = measured.allocations
-        let event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
+        var event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
                           instance: instance, allocations: a.allocations, frees: a.frees,
                           requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
+        event.retains = a.retains
+        event.releases = a.releases
         try AllocationScope.excluded {
             if SiteCapture.isCapturing {
                 // A warm-up pass's events go nowhere, and so do its sites.

@@ -32,7 +32,11 @@ package final class Recorder: EventSink, @unchecked Sendable {
     /// Events per write transaction: large enough that the commit cost vanishes.
     package static let batchSize = 4096
 
-    private init(runID: String, runKey: Int64, connection: SQLiteConnection, bufferCapacity: Int) {
+    /// Whether the run's events store their retains and releases (else NULL: not counted).
+    private let countsARC: Bool
+
+    private init(runID: String, runKey: Int64, connection: SQLiteConnection, bufferCapacity: Int, countsARC: Bool) {
+        self.countsARC = countsARC
         self.runID = runID
         self.runKey = runKey
         self.connection = connection
@@ -59,8 +63,9 @@ package final class Recorder: EventSink, @unchecked Sendable {
         let inserted = try connection.scalar("""
             INSERT INTO runs (run_id, scenario, status, started_at, git_commit, branch, ci_provider, ci_job, pull_request,
                               host, os, arch, swift_version,
-                              build_configuration, tool_version, baseline_strategy, report, parameters, process_id)
-            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              build_configuration, tool_version, baseline_strategy, report, parameters, process_id,
+                              arc_counting, arc_toolchain)
+            VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING run_key
             """, [
                 .text(runID), .text(run.scenario), .text(Timestamp.now()), SQLValue(environment.gitCommit),
@@ -71,6 +76,7 @@ package final class Recorder: EventSink, @unchecked Sendable {
                 .text(environment.toolVersion), .text(run.baselineStrategy), .text(run.report),
                 .text(run.parametersJSON),
                 .init(Int(getpid())),
+                SQLValue(environment.arcCounting), SQLValue(environment.arcToolchain),
             ])
         guard let runKey = inserted?.int64 else {
             throw SQLiteError(code: 1, message: "the new run \(runID) could not be read back")
@@ -78,7 +84,8 @@ package final class Recorder: EventSink, @unchecked Sendable {
         if let declaration = run.declaration {
             try connection.run("INSERT INTO run_declarations (run_key, declaration) VALUES (?, ?)", [.integer(runKey), .text(declaration)])
         }
-        let recorder = Recorder(runID: runID, runKey: runKey, connection: connection, bufferCapacity: bufferCapacity)
+        let recorder = Recorder(runID: runID, runKey: runKey, connection: connection, bufferCapacity: bufferCapacity,
+                                countsARC: environment.countsARC)
         recorder.startWriter()
         return recorder
     }
@@ -90,8 +97,8 @@ package final class Recorder: EventSink, @unchecked Sendable {
         // The closure holds the recorder (and so its connection) until the thread lets go of
         // it, which may come after writerDone is signalled and even after the process exits:
         // finish() and abort() therefore close the connection themselves.
-        let thread = Thread { [self, buffer, runKey, startedAt, writerDone] in
-            let written = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt)
+        let thread = Thread { [self, buffer, runKey, startedAt, writerDone, countsARC] in
+            let written = EventWriter.drain(buffer, into: self.connection, runKey: runKey, runStart: startedAt, countsARC: countsARC)
             // Read only after writerDone is signalled (the semaphore orders the two threads).
             self.written = written
             writerDone.signal()
@@ -151,7 +158,7 @@ package final class Recorder: EventSink, @unchecked Sendable {
             try drain()
             try connection.transaction {
                 try RunRollups(db: connection, runKey: runKey, series: written.series, held: written.held,
-                               severalRepeats: buffer.sawSeveralRepeats).write()
+                               severalRepeats: buffer.sawSeveralRepeats, countsARC: countsARC).write()
                 try lifetimes.write(db: connection, runKey: runKey)
                 try connection.run("UPDATE runs SET status = 'complete', ended_at = ? WHERE run_key = ?",
                                    [.text(Timestamp.now()), .integer(runKey)])

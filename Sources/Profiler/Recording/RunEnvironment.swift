@@ -1,4 +1,5 @@
 import Foundation
+import ProfilerHooks
 import ProfilerModel
 import ProfilerSupport
 
@@ -13,21 +14,51 @@ package struct RunEnvironment: Sendable, Equatable, Codable {
     package var toolVersion: String
     package var gitCommit: String?
     package var ci: CIContext
+    /// How the run's retains and releases are counted (`ARCCounting.method`), or
+    /// `ARCCounting.unavailableMethod` where this runtime refused; nil: not counted (events
+    /// store NULL). `check` compares only runs counted the same way.
+    package var arcCounting: String?
+    /// The Swift runtime the retains and releases were counted on (`6.3.1 x86_64`).
+    package var arcToolchain: String?
+
+    package init(host: String, os: String, arch: String, swiftVersion: String, buildConfiguration: String,
+                toolVersion: String, gitCommit: String?, ci: CIContext, arcCounting: String? = nil, arcToolchain: String? = nil) {
+        self.host = host
+        self.os = os
+        self.arch = arch
+        self.swiftVersion = swiftVersion
+        self.buildConfiguration = buildConfiguration
+        self.toolVersion = toolVersion
+        self.gitCommit = gitCommit
+        self.ci = ci
+        self.arcCounting = arcCounting
+        self.arcToolchain = arcToolchain
+    }
 
     /// Reads this process's environment. `git rev-parse HEAD` runs only when neither
-    /// GIT_COMMIT nor GITHUB_SHA is set.
+    /// GIT_COMMIT nor GITHUB_SHA is set. With `countARC`, ARC counting is turned on for the
+    /// whole process where the runtime allows it (docs/hooks.md, "ARC traffic"), so the runs
+    /// recorded with this environment count their retains and releases.
     package static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               directory: String = FileManager.default.currentDirectoryPath) -> RunEnvironment {
-        RunEnvironment(
+                               directory: String = FileManager.default.currentDirectoryPath,
+                               countARC: Bool = true) -> RunEnvironment {
+        let arch = machine()
+        return RunEnvironment(
             host: ProcessInfo.processInfo.hostName,
             os: operatingSystem(),
-            arch: machine(),
+            arch: arch,
             swiftVersion: compilerVersion,
             buildConfiguration: buildConfiguration,
             toolVersion: ProfilerVersion.current,
             gitCommit: gitCommit(environment: environment, directory: directory),
-            ci: CIContext.detect(environment: environment, directory: directory))
+            ci: CIContext.detect(environment: environment, directory: directory),
+            arcCounting: countARC ? ARCCounting.enableWhereAvailable() : nil,
+            arcToolchain: countARC ? "\(compilerVersion) \(arch)" : nil)
     }
+
+    /// Whether events recorded with this environment carry retains and releases: counting
+    /// was on when the environment was read, and still is.
+    package var countsARC: Bool { arcCounting == ARCCounting.method && ARCCounting.isEnabled }
 
     package static var buildConfiguration: String {
         #if DEBUG

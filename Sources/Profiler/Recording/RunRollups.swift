@@ -1,3 +1,4 @@
+import ProfilerModel
 import ProfilerStore
 import ProfilerSupport
 
@@ -26,6 +27,21 @@ struct RunRollups {
     /// Per subject and repeat, its create and realize events folded by instance by the writer.
     let held: [HeldKey: HeldInstances]
     let severalRepeats: Bool
+    /// Whether the run counted retains and releases: else its rollups store NULL ("not
+    /// counted"), never 0.
+    let countsARC: Bool
+
+    /// Retains and releases summed over `series`, or NULL when the run did not count them.
+    /// Sums need no instance: each instance's share is in exactly one series.
+    private func arcTotals(_ series: some Sequence<SeriesStats>) -> [SQLValue] {
+        guard countsARC else { return [.null, .null] }
+        var retains: Int64 = 0, releases: Int64 = 0
+        for s in series {
+            retains &+= s.retains
+            releases &+= s.releases
+        }
+        return [.integer(retains), .integer(releases)]
+    }
 
     func write() throws {
         try writeSubjectRollups()
@@ -52,8 +68,8 @@ struct RunRollups {
         let insert = try db.prepare("""
             INSERT INTO step_rollups (run_key, step, component, strategy, kind, events, instances,
                                       requested_bytes, usable_bytes, duration_ns_total,
-                                      duration_ns_median, duration_ns_p90, first_seq)
-            SELECT ?1, ?2, s.component, s.strategy, k.name, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+                                      duration_ns_median, duration_ns_p90, first_seq, retains, releases)
+            SELECT ?1, ?2, s.component, s.strategy, k.name, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
             FROM subjects s, event_kinds k WHERE s.subject_id = ?3 AND k.kind_id = ?4
             """)
         for key in order {
@@ -72,7 +88,7 @@ struct RunRollups {
                 .integer(members.reduce(0) { $0 &+ $1.durationTotal }),
                 .integer(ranks[0]), .integer(ranks[1]),
                 .integer(members.map(\.firstSeq).min() ?? 0),
-            ])
+            ] + arcTotals(members))
         }
     }
 
@@ -222,7 +238,7 @@ struct RunRollups {
             if bySubject[s.subject] == nil { subjectOrder.append(s.subject) }
             bySubject[s.subject, default: []].append(s)
         }
-        var totals: [(subject: Int64, totals: SubjectTotals)] = []
+        var totals: [(subject: Int64, totals: SubjectTotals, arc: [SQLValue])] = []
         for subject in subjectOrder {
             let members = bySubject[subject] ?? []
             // Subjects never created (cache lookups, say) have no rollup row.
@@ -257,7 +273,10 @@ struct RunRollups {
                 }
             }
             guard t.created > 0 else { continue }
-            totals.append((subject, t))
+            // As allocations: what the instances' create and realize events made.
+            totals.append((subject, t, arcTotals(members.lazy.filter {
+                $0.kind == EventKind.create.code || $0.kind == EventKind.realize.code
+            })))
         }
         totals.sort { $0.totals.firstSeq < $1.totals.firstSeq }
         let insert = try db.prepare("""
@@ -265,8 +284,8 @@ struct RunRollups {
                                  requested_bytes, usable_bytes,
                                  min_instance_requested, max_instance_requested,
                                  min_instance_usable, max_instance_usable,
-                                 released_requested_bytes, released_usable_bytes)
-            SELECT ?1, component, strategy, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+                                 released_requested_bytes, released_usable_bytes, retains, releases)
+            SELECT ?1, component, strategy, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
             FROM subjects WHERE subject_id = ?2
             """)
         for (ordinal, entry) in totals.enumerated() {
@@ -276,7 +295,7 @@ struct RunRollups {
                 .init(t.repeats.count), .integer(t.allocations), .integer(t.requested), .integer(t.usable),
                 .integer(t.minRequested), .integer(t.maxRequested), .integer(t.minUsable), .integer(t.maxUsable),
                 .integer(t.releasedRequested), .integer(t.releasedUsable),
-            ])
+            ] + entry.arc)
         }
     }
 

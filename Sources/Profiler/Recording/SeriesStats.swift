@@ -15,6 +15,9 @@ struct SeriesStats {
     var requested: Int64 = 0
     var usable: Int64 = 0
     var durationTotal: Int64 = 0
+    /// Retains and releases summed (0 in a run that does not count them: its rollups store NULL).
+    var retains: Int64 = 0
+    var releases: Int64 = 0
     var firstSeq: Int64
     var lastInstance: Int
     /// +1 while every event's instance is above (or equal to) the one before, -1 while below
@@ -77,6 +80,8 @@ struct SeriesStats {
         minRequested = min(minRequested, r); maxRequested = max(maxRequested, r)
         minUsable = min(minUsable, u); maxUsable = max(maxUsable, u)
         durationTotal &+= duration
+        retains &+= Int64(e.retains)
+        releases &+= Int64(e.releases)
         firstSeq = min(firstSeq, seq)
         durations.add(duration)
     }

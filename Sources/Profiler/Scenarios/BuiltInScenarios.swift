@@ -12,6 +12,7 @@ package enum BuiltInScenarios {
         IdentityScenario(),
         LiveRoomScenario(),
         SwiftLeaksScenario(),
+        ARCCalibrationScenario(),
     ]
 
     /// Every report the built-in scenarios declare, each once (the savings report first).

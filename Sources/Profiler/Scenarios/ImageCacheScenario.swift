@@ -49,7 +49,9 @@ package struct ImageCacheScenario: Scenario, CacheTraceScenario {
                 SELECT run_key, run_id, strategy, MIN(first_seq) AS ordinal, MAX(repeats) AS repeats,
                        CAST(SUM(CASE WHEN kind = 'hit' THEN events ELSE 0 END) AS BIGINT) AS hits,
                        CAST(SUM(CASE WHEN kind = 'miss' THEN events ELSE 0 END) AS BIGINT) AS misses,
-                       CAST(SUM(CASE WHEN kind = 'evict' THEN events ELSE 0 END) AS BIGINT) AS evictions
+                       CAST(SUM(CASE WHEN kind = 'evict' THEN events ELSE 0 END) AS BIGINT) AS evictions,
+                       CAST(SUM(CASE WHEN kind = 'hit' THEN retains END) AS BIGINT) AS hit_retains,
+                       CAST(SUM(CASE WHEN kind = 'hit' THEN releases END) AS BIGINT) AS hit_releases
                 FROM step_summary WHERE report = 'image-cache'
                 GROUP BY run_key, run_id, strategy
             ),
@@ -72,7 +74,9 @@ package struct ImageCacheScenario: Scenario, CacheTraceScenario {
                    l.evictions / l.repeats AS evictions,
                    (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps') AS sweeps,
                    (SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweeps_skipped') AS sweeps_skipped,
-                   round((SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweep_ns') / 1e6, 3) AS sweep_ms
+                   round((SELECT value FROM metric_summary m WHERE m.run_key = l.run_key AND m.strategy = l.strategy AND m.name = 'sweep_ns') / 1e6, 3) AS sweep_ms,
+                   round(CAST(l.hit_retains AS DOUBLE PRECISION) / NULLIF(l.hits, 0), 2) AS retains_per_hit,
+                   round(CAST(l.hit_releases AS DOUBLE PRECISION) / NULLIF(l.hits, 0), 2) AS releases_per_hit
             FROM lookups l
             JOIN live v ON v.run_key = l.run_key AND v.strategy = l.strategy
             LEFT JOIN live b ON b.run_key = l.run_key AND b.strategy = 'no-cache'
@@ -92,6 +96,10 @@ package struct ImageCacheScenario: Scenario, CacheTraceScenario {
             .shown("sweeps", .count, "idle-time sweeps that ran (how they interleave varies by nature)"),
             .shown("sweeps_skipped", .count, "idle turns that found a sweep still running"),
             .shown("sweep_ms", .milliseconds, "time the sweeps took"),
+            // Shown, not gated: a run's first hits make a few one-time retains (6.5 per hit in
+            // one run of one repeat, 6 in the next), so per hit they vary between identical runs.
+            .shown("retains_per_hit", .count, "Swift retains a hit made; NULL: not counted (or no hits); varies a little by nature"),
+            .shown("releases_per_hit", .count, "Swift releases a hit made; NULL: not counted (or no hits); varies a little by nature"),
         ],
         charts: [
             .perStrategy("Cache lookups", unit: "count", ["hits", "misses"]),

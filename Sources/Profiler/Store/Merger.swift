@@ -85,9 +85,10 @@ package enum Merger {
             JOIN source.subjects ss ON ss.subject_id = x.subject_id
             JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy
             ORDER BY x.series_id;
-            INSERT INTO main.events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us)
+            INSERT INTO main.events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us,
+                                     retains, releases)
             SELECT mx.series_id, e.seq, e.instance,
-                   e.allocations, e.frees, e.requested_bytes, e.usable_extra_bytes, e.duration_ns, e.at_us
+                   e.allocations, e.frees, e.requested_bytes, e.usable_extra_bytes, e.duration_ns, e.at_us, e.retains, e.releases
             FROM source.event_series x
             JOIN merged_runs r ON r.source_key = x.run_key
             JOIN source.subjects ss ON ss.subject_id = x.subject_id

@@ -5,7 +5,8 @@ package enum RunTables {
     /// The run row's columns (run_key is each database's own).
     package static let runColumns = ["run_id", "scenario", "status", "started_at", "ended_at", "git_commit", "branch", "ci_provider",
                                     "ci_job", "pull_request", "host", "os", "arch", "swift_version", "build_configuration",
-                                    "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error"]
+                                    "tool_version", "baseline_strategy", "report", "parameters", "process_id", "error",
+                                    "arc_counting", "arc_toolchain"]
 
     /// Tables copied per run, in dependency order, with their columns (run_key is
     /// remapped to the target's; the rest copied as is).
@@ -16,9 +17,9 @@ package enum RunTables {
         ("metrics", ["repeat", "step", "strategy", "name", "value"]),
         ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
                      "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
-                     "released_requested_bytes", "released_usable_bytes"]),
+                     "released_requested_bytes", "released_usable_bytes", "retains", "releases"]),
         ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
-                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq"]),
+                          "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq", "retains", "releases"]),
         ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
         // What each series' regions allocated, kept no longer than the region (temporaries),
         // and by size class (absent for runs recorded before version 8).
