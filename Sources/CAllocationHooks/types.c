@@ -21,9 +21,11 @@
 
 typedef void *(*alloc_object_fn)(const void *, size_t, size_t);
 
-/* What the pointer held before install: the runtime's own _swift_allocObject_. */
-static alloc_object_fn real_alloc_object;
-static _Atomic int install_state; /* 0 never tried, 1 installed, -1 refused */
+/* What the pointer held before install: the runtime's own _swift_allocObject_. Not static:
+ * the adapter below, written in assembly, jumps through it by name. */
+HIDDEN alloc_object_fn profctl_types_real_alloc_object;
+static _Atomic int install_state; /* 0 not installed, 1 installed, -1 refused */
+static void **runtime_pointer; /* _swift_allocObject, once found */
 static char refusal[256];
 static volatile int types_on;
 static _Atomic uint64_t dropped;
@@ -60,14 +62,31 @@ static SLOW void log_object(void *object, const void *metadata, size_t requested
     mine.log[mine.length++] = (profctl_type_block){ (uintptr_t)object, (uintptr_t)metadata, tls.scope_id, requested };
 }
 
-/* What the runtime calls for every object while its flag is set. Outside a region: the
- * runtime's own allocation, a test of the thread's tracking byte (set only while a region
- * is open and the thread is not excluded, as for malloc) and a return. */
-static void *alloc_object_hook(const void *metadata, size_t requested, size_t alignment_mask) {
-    void *object = real_alloc_object(metadata, requested, alignment_mask);
-    if (UNLIKELY(tls.tracking) && types_on) log_object(object, metadata, requested);
+/* The adapter's way in a region: the runtime's allocation, then the log. */
+HIDDEN __attribute__((used)) void *profctl_types_alloc_logged(const void *metadata, size_t requested, size_t alignment_mask) {
+    void *object = profctl_types_real_alloc_object(metadata, requested, alignment_mask);
+    if (types_on) log_object(object, metadata, requested);
     return object;
 }
+
+#if defined(__x86_64__)
+/* What the runtime calls for every object while its flag is set. A naked function, as ARC
+ * counting's adapters are (swift_runtime.c), because outside a region every instruction
+ * here is added to each swift_allocObject: a test of the thread's tracking byte (set only
+ * while a region is open and the thread is not excluded, as malloc reads it) and a jump to
+ * the runtime's allocation, which returns to swift_allocObject's caller: 3 instructions
+ * (compiled C must call the runtime and log after it, so it keeps a frame). Arguments
+ * arrive in %rdi, %rsi, %rdx and are left alone. */
+__attribute__((naked)) static void alloc_object_adapter(void) {
+    __asm__ volatile("cmpb $0, %%fs:tls@tpoff+%c0\n\t"
+                     "jne 1f\n\t"
+                     "jmp *profctl_types_real_alloc_object(%%rip)\n"
+                     "1:\n\t"
+                     "jmp profctl_types_alloc_logged"
+                     :
+                     : "i"(offsetof(thread_state, tracking)));
+}
+#endif
 
 static int refuse(const char *why) {
     snprintf(refusal, sizeof refusal, "%s", why);
@@ -78,20 +97,38 @@ static int refuse(const char *why) {
 int profctl_types_install(void) {
     int state = atomic_load(&install_state);
     if (state != 0) return state > 0 ? 0 : -1;
-    void *core = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD);
-    if (!core) return refuse("libswiftCore.so is not loaded in this process");
-    void **pointer = dlsym(core, "_swift_allocObject");
-    if (!pointer || !*pointer) {
-        dlclose(core);
-        return refuse("this Swift runtime does not export the _swift_allocObject hook pointer");
+#if !defined(__x86_64__)
+    return refuse("type capture knows only x86_64's Swift runtime");
+#else
+    if (!runtime_pointer) {
+        void *core = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD);
+        if (!core) return refuse("libswiftCore.so is not loaded in this process");
+        void **pointer = dlsym(core, "_swift_allocObject");
+        if (!pointer || !*pointer) {
+            dlclose(core);
+            return refuse("this Swift runtime does not export the _swift_allocObject hook pointer");
+        }
+        /* The handle stays open: the library is the process's own and never unloads. */
+        runtime_pointer = pointer;
     }
     /* Whatever it holds (the runtime's own function, or another tool's that chains to it)
-     * is what the hook calls. */
-    real_alloc_object = (alloc_object_fn)*pointer;
-    *pointer = (void *)alloc_object_hook;
-    /* The handle stays open: the library is the process's own and never unloads. */
+     * is what the adapter jumps to. */
+    profctl_types_real_alloc_object = (alloc_object_fn)*runtime_pointer;
+    *runtime_pointer = (void *)alloc_object_adapter;
     atomic_store(&install_state, 1);
     return 0;
+#endif
+}
+
+/* Puts the runtime's function back. While the pointer holds the runtime's own function,
+ * swift_allocObject runs it inlined (18 instructions under callgrind); through any other
+ * it makes a call (34 with the adapter), so ARC counting without types must not pay for
+ * it. A thread that read the adapter's address just before finishes through it: the
+ * adapter and what it jumps to stay valid. */
+void profctl_types_uninstall(void) {
+    if (atomic_load(&install_state) != 1) return;
+    if (*runtime_pointer == (void *)alloc_object_adapter) *runtime_pointer = (void *)profctl_types_real_alloc_object;
+    atomic_store(&install_state, 0);
 }
 
 const char *profctl_types_refusal(void) { return atomic_load(&install_state) < 0 ? refusal : ""; }

@@ -7,8 +7,9 @@
  * instrumentation flag set (ARC counting, allocation_arc.h) it calls through the exported
  * pointer _swift_allocObject, which the hooks point at their own function. That function
  * logs (object, metadata, requested bytes, region) only while a region is open on the
- * thread and types are on; outside a region it adds a test and a branch to
- * swift_allocObject, and nothing to malloc, free, retain or release. Names are resolved
+ * thread and types are on; outside a region it adds 16 instructions to swift_allocObject
+ * (3 its own, 13 the runtime's inlining lost while the pointer is not its own function),
+ * and nothing to malloc, free, retain or release. Names are resolved
  * by the Swift side, once per metadata, after regions close. None of it allocates:
  * the log comes from mmap.
  */
@@ -28,10 +29,14 @@ typedef struct profctl_type_block {
     uint64_t requested; /* requested bytes (swift_allocObject's size) */
 } profctl_type_block;
 
-/// Points the runtime's _swift_allocObject at the hooks (once per process). ARC counting
+/// Points the runtime's _swift_allocObject at the hooks (until uninstall). ARC counting
 /// must be installed first (profctl_arc_install): the pointer is only called while the
 /// runtime's flag is set. Returns 0, or -1: profctl_types_refusal() says why.
 int profctl_types_install(void);
+
+/// Points _swift_allocObject back at what it held before install (the runtime's own
+/// function, which swift_allocObject then runs inline). install may be called again.
+void profctl_types_uninstall(void);
 
 /// Why profctl_types_install refused, or "".
 const char *profctl_types_refusal(void);

@@ -58,6 +58,7 @@ public final class TypeCapture: @unchecked Sendable {
     /// Stops capturing and hands over what was captured, every type named.
     public func stop() -> CapturedTypes {
         profctl_types_enable(0)
+        profctl_types_uninstall()
         profctl_types_reset_thread()
         let (captured, wasCounting) = lock.withLock {
             let result = (counts, arcWasCounting)
