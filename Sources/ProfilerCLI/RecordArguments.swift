@@ -46,7 +46,7 @@ package struct RecordArguments: ParsableArguments {
     package var sites = false
 
     @Flag(help: "Also attribute every Swift object allocated in a measured instance to its type, stored as types (see `profctl types`); turns ARC counting on.")
-    public var types = false
+    package var types = false
 
     @Option(help: ArgumentHelp("Frames captured per stack with --sites (1...\(SiteCapture.maximumDepth), default \(SiteCapture.defaultDepth)).", valueName: "n"))
     package var siteDepth: Int?

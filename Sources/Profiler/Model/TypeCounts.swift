@@ -1,13 +1,13 @@
 /// What one type's objects did in the measured instances of one (component, strategy,
 /// kind): how many were allocated, their requested bytes, and how many of them (and their
 /// bytes) were still allocated when their instance's measurement ended.
-public struct TypeCounts: Sendable, Equatable {
-    public var objects = 0
-    public var requestedBytes = 0
-    public var liveObjects = 0
-    public var liveRequestedBytes = 0
+package struct TypeCounts: Sendable, Equatable {
+    package var objects = 0
+    package var requestedBytes = 0
+    package var liveObjects = 0
+    package var liveRequestedBytes = 0
 
-    public init(objects: Int = 0, requestedBytes: Int = 0, liveObjects: Int = 0, liveRequestedBytes: Int = 0) {
+    package init(objects: Int = 0, requestedBytes: Int = 0, liveObjects: Int = 0, liveRequestedBytes: Int = 0) {
         self.objects = objects
         self.requestedBytes = requestedBytes
         self.liveObjects = liveObjects
@@ -31,6 +31,6 @@ public struct TypeCounts: Sendable, Equatable {
 
 /// The name stored for the blocks of an instance no Swift object claims (C and Foundation
 /// buffers, malloc called directly): the remainder that makes the types add up.
-public enum ObjectTypeName {
-    public static let remainder = "(not a Swift object)"
+package enum ObjectTypeName {
+    package static let remainder = "(not a Swift object)"
 }

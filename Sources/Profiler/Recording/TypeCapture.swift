@@ -5,11 +5,11 @@ import ProfilerModel
 
 /// A type's key while recording: the subject, the event kind and the type's metadata
 /// (0: the remainder, blocks no object claims).
-public struct TypeKey: Hashable, Sendable {
-    public let component: String
-    public let strategy: String
-    public let kind: EventKind
-    public let metadata: UInt
+package struct TypeKey: Hashable, Sendable {
+    package let component: String
+    package let strategy: String
+    package let kind: EventKind
+    package let metadata: UInt
 }
 
 /// Swift object types captured while recording (`record --types`): the hooks log every
@@ -18,9 +18,9 @@ public struct TypeKey: Hashable, Sendable {
 /// (component, strategy, kind, metadata), with a remainder for the region's other blocks.
 /// Names are resolved once per metadata when the capture stops. One capture at a time per
 /// process.
-public final class TypeCapture: @unchecked Sendable {
+package final class TypeCapture: @unchecked Sendable {
     /// The capture in progress, if any.
-    public static let shared = TypeCapture()
+    package static let shared = TypeCapture()
 
     private let lock = NSLock()
     // Guarded by lock.
@@ -30,13 +30,13 @@ public final class TypeCapture: @unchecked Sendable {
     private init() {}
 
     /// True while types are being captured.
-    public static var isCapturing: Bool { profctl_types_enabled() != 0 }
+    package static var isCapturing: Bool { profctl_types_enabled() != 0 }
 
     /// Starts capturing, and forgets what an earlier capture left. Turns ARC counting on
     /// (the runtime calls its allocation hook pointer only then) and back off at ``stop()``
     /// unless it was on before. Throws ``TypeCaptureError/unavailable(_:)`` on a runtime the
     /// hooks do not know.
-    public func start() throws {
+    package func start() throws {
         let wasCounting = ARCCounting.isEnabled
         do {
             try ARCCounting.enable()
@@ -56,7 +56,7 @@ public final class TypeCapture: @unchecked Sendable {
     }
 
     /// Stops capturing and hands over what was captured, every type named.
-    public func stop() -> CapturedTypes {
+    package func stop() -> CapturedTypes {
         profctl_types_enable(0)
         profctl_types_uninstall()
         profctl_types_reset_thread()
@@ -133,29 +133,29 @@ public final class TypeCapture: @unchecked Sendable {
 }
 
 /// A type's key once named.
-public struct NamedTypeKey: Hashable, Sendable {
-    public let component: String
-    public let strategy: String
-    public let kind: EventKind
-    public let type: String
+package struct NamedTypeKey: Hashable, Sendable {
+    package let component: String
+    package let strategy: String
+    package let kind: EventKind
+    package let type: String
 }
 
 /// What a capture collected, named.
-public struct CapturedTypes: Sendable {
-    public let counts: [NamedTypeKey: TypeCounts]
+package struct CapturedTypes: Sendable {
+    package let counts: [NamedTypeKey: TypeCounts]
     /// Objects that could not be logged (mmap failed): 0 in a sound run.
-    public let dropped: Int
+    package let dropped: Int
 }
 
 /// Why types could not be captured, stored or read.
-public enum TypeCaptureError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum TypeCaptureError: Error, CustomStringConvertible, Sendable, Equatable {
     case unavailable(String)
     case noSuchRun(String)
     case noTypes(run: String)
     /// No run recorded with types (of `scenario`, when one was named).
     case noTypeRuns(path: String, scenario: String? = nil)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable(let reason):
             "Swift object types cannot be captured in this process: \(reason)"

@@ -3,9 +3,9 @@ import ProfilerStore
 
 /// Stores a run's captured types: names once per database, then the run's rows, in one
 /// transaction.
-public enum TypeWriter {
+package enum TypeWriter {
     /// Writes `captured` for the run `runID` of the database at `path`.
-    public static func write(_ captured: CapturedTypes, runID: String, database path: String) throws {
+    package static func write(_ captured: CapturedTypes, runID: String, database path: String) throws {
         let db = try ProfileStore.openForWriting(path: path)
         guard let runKey = try db.scalar("SELECT run_key FROM runs WHERE run_id = ?", [.text(runID)])?.int64 else {
             throw TypeCaptureError.noSuchRun(runID)

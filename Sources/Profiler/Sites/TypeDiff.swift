@@ -3,23 +3,23 @@ import ProfilerModel
 /// One type's change between run A and run B, matched by (component, strategy, kind, type
 /// name): names, not metadata addresses, so two builds compare. Per instance, so runs of
 /// different instance counts compare too.
-public struct TypeDifference: Sendable, Equatable {
-    public let component: String
-    public let strategy: String
-    public let kind: String
-    public let type: String
-    public let change: SiteChange
-    public let before: TypeRow?
-    public let after: TypeRow?
+package struct TypeDifference: Sendable, Equatable {
+    package let component: String
+    package let strategy: String
+    package let kind: String
+    package let type: String
+    package let change: SiteChange
+    package let before: TypeRow?
+    package let after: TypeRow?
 
-    public var objectsPerInstanceA: Double { before?.objectsPerInstance ?? 0 }
-    public var objectsPerInstanceB: Double { after?.objectsPerInstance ?? 0 }
+    package var objectsPerInstanceA: Double { before?.objectsPerInstance ?? 0 }
+    package var objectsPerInstanceB: Double { after?.objectsPerInstance ?? 0 }
     /// Live requested bytes, B minus A.
-    public var deltaLiveBytes: Int { (after?.counts.liveRequestedBytes ?? 0) - (before?.counts.liveRequestedBytes ?? 0) }
+    package var deltaLiveBytes: Int { (after?.counts.liveRequestedBytes ?? 0) - (before?.counts.liveRequestedBytes ?? 0) }
 }
 
 /// The types whose objects per instance grew, shrank, appeared or vanished from one run to another.
-public enum TypeDiff {
+package enum TypeDiff {
     struct Key: Hashable, Comparable {
         let component, strategy, kind, type: String
         static func < (a: Key, b: Key) -> Bool {
@@ -29,7 +29,7 @@ public enum TypeDiff {
 
     /// Every type whose objects per instance or requested bytes per instance differ, in
     /// key order. A type present in one run only appeared or vanished.
-    public static func compare(_ a: [TypeRow], _ b: [TypeRow]) -> [TypeDifference] {
+    package static func compare(_ a: [TypeRow], _ b: [TypeRow]) -> [TypeDifference] {
         func keyed(_ rows: [TypeRow]) -> [Key: TypeRow] {
             Dictionary(rows.map { (Key(component: $0.component, strategy: $0.strategy, kind: $0.kind, type: $0.type), $0) },
                        uniquingKeysWith: { first, _ in first })
@@ -56,7 +56,7 @@ public enum TypeDiff {
     }
 
     /// The differences as a table.
-    public static func table(_ differences: [TypeDifference]) -> ResultTable {
+    package static func table(_ differences: [TypeDifference]) -> ResultTable {
         ResultTable(
             columns: ["component", "strategy", "kind", "type", "change", "objects_per_instance_a", "objects_per_instance_b",
                       "objects_a", "objects_b", "live_bytes_a", "live_bytes_b", "delta_live_bytes"],

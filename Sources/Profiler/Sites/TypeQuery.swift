@@ -4,13 +4,13 @@ import ProfilerRecording
 import ProfilerStore
 
 /// Which types to read: all of a run's, or one component's, strategy's, kind's or type's.
-public struct TypeFilter: Sendable, Equatable {
-    public var component: String?
-    public var strategy: String?
-    public var kind: String?
-    public var type: String?
+package struct TypeFilter: Sendable, Equatable {
+    package var component: String?
+    package var strategy: String?
+    package var kind: String?
+    package var type: String?
 
-    public init(component: String? = nil, strategy: String? = nil, kind: String? = nil, type: String? = nil) {
+    package init(component: String? = nil, strategy: String? = nil, kind: String? = nil, type: String? = nil) {
         self.component = component
         self.strategy = strategy
         self.kind = kind
@@ -19,10 +19,10 @@ public struct TypeFilter: Sendable, Equatable {
 }
 
 /// Reads the types `record --types` stored (the `types` view).
-public enum TypeQuery {
+package enum TypeQuery {
     /// The run a types command reads: `reference` (an id, a prefix or `latest`) or, by
     /// default, the newest run recorded with --types. Throws when it has no types.
-    public static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
+    package static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
         if let reference {
             let run = try RunQueries.resolve(reference, scenario: scenario, in: db)
             if let scenario, run.scenario != scenario {
@@ -40,7 +40,7 @@ public enum TypeQuery {
     }
 
     /// Whether the run was recorded with --types.
-    public static func hasTypes(_ runID: String, in db: any SQLRowSource) throws -> Bool {
+    package static func hasTypes(_ runID: String, in db: any SQLRowSource) throws -> Bool {
         try db.scalar("SELECT 1 FROM object_type_runs t JOIN runs r ON r.run_key = t.run_key WHERE r.run_id = ?",
                       [.text(runID)]) != nil
     }
@@ -48,7 +48,7 @@ public enum TypeQuery {
     /// Checks every name of `filter` against the runs' types: an unknown one throws
     /// ``UnknownNameError`` with the valid choices.
     /// - Parameter optionPrefix: put before the field's name to say where it was given (the CLI passes `--`).
-    public static func validate(_ filter: TypeFilter, runIDs: [String], optionPrefix origin: String = "type filter ",
+    package static func validate(_ filter: TypeFilter, runIDs: [String], optionPrefix origin: String = "type filter ",
                                 in db: any SQLRowSource) throws {
         for (field, value) in [("component", filter.component), ("strategy", filter.strategy), ("kind", filter.kind),
                                ("type", filter.type)] {
@@ -68,7 +68,7 @@ public enum TypeQuery {
 
     /// The run's types that pass the filter: within each (component, strategy, kind), most
     /// objects first, the remainder last.
-    public static func rows(runID: String, filter: TypeFilter = TypeFilter(), in db: any SQLRowSource) throws -> [TypeRow] {
+    package static func rows(runID: String, filter: TypeFilter = TypeFilter(), in db: any SQLRowSource) throws -> [TypeRow] {
         try db.rows("""
             SELECT component, strategy, kind, type, remainder, instances,
                    objects, requested_bytes, live_objects, live_requested_bytes
@@ -87,7 +87,7 @@ public enum TypeQuery {
     }
 
     /// The rows as a table, with objects per instance.
-    public static func table(_ rows: [TypeRow]) -> ResultTable {
+    package static func table(_ rows: [TypeRow]) -> ResultTable {
         ResultTable(
             columns: ["component", "strategy", "kind", "type", "instances", "objects", "objects_per_instance",
                       "requested_bytes", "live_objects", "live_requested_bytes"],
