@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProfctlTestSupport
 @testable import ProfilerHooks
 @testable import ProfilerModel
 @testable import ProfilerRecording
