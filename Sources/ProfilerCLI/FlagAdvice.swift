@@ -25,6 +25,7 @@ public enum FlagAdvice {
         case let store as StoreError: advice(for: store, databasesNamedBy: naming)
         case let check as CheckError: advice(for: check)
         case let sites as SiteError: advice(for: sites)
+        case let types as TypeCaptureError: advice(for: types)
         case let name as UnknownNameError where name.kind == "exact metric" && name.name.contains(MetricCatalog.latencyMarker):
             "Set the latency test with --alpha, --min-effect and --min-effect-ns"
         default: nil
@@ -64,6 +65,15 @@ public enum FlagAdvice {
         case .noSiteRuns(_, let scenario): "Record one with: profctl record --sites \(scenario ?? "SCENARIO")"
         case .noSuchRun: "List runs with: profctl runs"
         case .badDepth: nil
+        }
+    }
+
+    static func advice(for error: TypeCaptureError) -> String? {
+        switch error {
+        case .noTypes: "Record it again with: profctl record --types SCENARIO"
+        case .noTypeRuns(_, let scenario): "Record one with: profctl record --types \(scenario ?? "SCENARIO")"
+        case .noSuchRun: "List runs with: profctl runs"
+        case .unavailable: "Record without --types"
         }
     }
 }

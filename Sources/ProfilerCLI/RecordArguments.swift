@@ -45,6 +45,9 @@ package struct RecordArguments: ParsableArguments {
     @Flag(help: "Also capture the call stack of every allocation in a measured instance, stored as sites (see `profctl sites`).")
     package var sites = false
 
+    @Flag(help: "Also attribute every Swift object allocated in a measured instance to its type, stored as types (see `profctl types`); turns ARC counting on.")
+    package var types = false
+
     @Option(help: ArgumentHelp("Frames captured per stack with --sites (1...\(SiteCapture.maximumDepth), default \(SiteCapture.defaultDepth)).", valueName: "n"))
     package var siteDepth: Int?
 
@@ -144,6 +147,7 @@ package struct RecordArguments: ParsableArguments {
             let started = AllocationScope.monotonicNanoseconds()
             let position = plans.count > 1 ? "[\(index + 1)/\(plans.count)] " : ""
             if sites { try SiteCapture.shared.start(depth: siteDepth ?? SiteCapture.defaultDepth) }
+            if types { try TypeCapture.shared.start() }
             let summary: RunSummary
             do {
                 // Resolved once, by plans; the runner takes the result as it is.
@@ -161,9 +165,11 @@ package struct RecordArguments: ParsableArguments {
                 }
             } catch {
                 if sites { _ = SiteCapture.shared.stop() }
+                if types { _ = TypeCapture.shared.stop() }
                 throw error
             }
             if sites { try SiteWriter.write(SiteCapture.shared.stop(), runID: summary.runID, database: database.path) }
+            if types { try TypeWriter.write(TypeCapture.shared.stop(), runID: summary.runID, database: database.path) }
             let seconds = Double(AllocationScope.monotonicNanoseconds() - started) / 1e9
             if !quiet {
                 Console.message(position + ProgressBar.summary(scenario: plan.resolved.runName, runID: summary.runID,

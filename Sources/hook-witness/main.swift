@@ -26,8 +26,49 @@ nonisolated func measured(_ workload: Workload) async throws -> Measured<[[Strin
     return measured
 }
 
+/// The types witness (docs/hooks.md, "Types"): a JSONDecoder decode of a fixed document in a
+/// measured region with types captured, the markers inside it; prints
+/// `objects OBJECTS remainder BLOCKS` and a line `COUNT TYPE` per type. Under heaptrack
+/// (PROFCTL_HOOKS_CHAIN=1) the allocations between the markers whose stack passes through
+/// swift_allocObject must number OBJECTS (Tests/ProfilerTests/TypesWitnessTests.swift).
+func jsonTypes() throws {
+    final class Kept: EventSink, @unchecked Sendable { func record(_ event: Event) throws {} }
+    try TypeCapture.shared.start()
+    // The warm-up instantiates the decoder's metadata and caches, uncounted (a discarding sink).
+    let warmUp = try Probe(sink: DiscardingSink(), component: "JSONDecoder", strategy: "decode").measure(.create) {
+        try decodeWitnessDocument()
+    }
+    usleep(100_000)
+    // The markers inside the region, so that what lies between them is the region's own
+    // work (the probe's bookkeeping around it allocates too): they are its remainder's 2 blocks.
+    let decoded = try Probe(sink: Kept(), component: "JSONDecoder", strategy: "decode").measure(.create) {
+        free(malloc(witnessBeginMarker))
+        let orders = try decodeWitnessDocument()
+        free(malloc(witnessEndMarker))
+        return orders
+    }
+    let captured = TypeCapture.shared.stop()
+    var objects = 0, remainder = 0
+    var lines: [String] = []
+    for (key, c) in captured.counts.sorted(by: { $0.key.type < $1.key.type }) {
+        if key.type == ObjectTypeName.remainder { remainder += c.objects; continue }
+        objects += c.objects
+        lines.append("\(c.objects) \(key.type)")
+    }
+    print("objects \(objects) remainder \(remainder)")
+    for line in lines { print(line) }
+    withExtendedLifetime((warmUp, decoded)) { exit(0) }
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "json-types" {
+    do { try jsonTypes() } catch {
+        FileHandle.standardError.write(Data("hook-witness: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 guard CommandLine.arguments.count == 2, let workload = Workload(rawValue: CommandLine.arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: hook-witness WORKLOAD (one of: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")))\n".utf8))
+    FileHandle.standardError.write(Data("usage: hook-witness WORKLOAD (one of: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")), json-types)\n".utf8))
     exit(64)
 }
 do {

@@ -10,7 +10,7 @@ enum HookLoop {
     /// The ways of calling malloc, from bare glibc to the hooks inside a region.
     static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro",
                         "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window",
-                        "arc-witness-unhooked", "arc-witness"]
+                        "arc-witness-unhooked", "arc-witness", "types-flag", "types-flag-region", "types-outside", "types-region"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -59,6 +59,24 @@ enum HookLoop {
             } else {
                 arcWitnessWork(Int(pairs))
             }
+        case "types-flag", "types-flag-region", "types-outside", "types-region":
+            // PAIRS objects allocated and released (swift_allocObject, swift_release, free;
+            // SIZE is ignored), the runtime's flag set: ARC counting alone (outside a region
+            // and in one), types captured outside a region and in one (docs/hooks.md, "Types").
+            try ARCCounting.enable()
+            if !mode.hasPrefix("types-flag") {
+                guard profctl_types_install() == 0 else { throw BenchError.usage(String(cString: profctl_types_refusal())) }
+                profctl_types_enable(1)
+            }
+            if mode.hasSuffix("-region") {
+                _ = try AllocationScope.measure { allocateObjects(pairs) }
+            } else {
+                allocateObjects(pairs)
+            }
+            profctl_types_enable(0)
+            profctl_types_uninstall()
+            profctl_types_reset_thread()
+            ARCCounting.disable()
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }
         default:
@@ -74,3 +92,18 @@ enum BenchError: Error, CustomStringConvertible {
         switch self { case .usage(let text): text }
     }
 }
+
+/// The object types-* modes allocate.
+final class TypesLoopObject {
+    var value = 0
+}
+
+/// Allocates and releases `count` objects; the object escapes into a call the optimizer
+/// cannot see through, so the allocation stays.
+@inline(never)
+func allocateObjects(_ count: UInt64) {
+    for _ in 0..<count { consumeObject(TypesLoopObject()) }
+}
+
+@inline(never)
+func consumeObject(_ object: TypesLoopObject) { object.value &+= 1 }

@@ -19,7 +19,7 @@ struct Profctl: ParsableCommand, Exemplified {
             a SQLite database (./profile.sqlite unless --db or PROFCTL_DB says otherwise).
             """,
         version: ProfilerVersion.current,
-        subcommands: [Record.self, Report.self, Query.self, Check.self, Baseline.self, Compare.self, TrendCommand.self, Export.self, Sites.self,
+        subcommands: [Record.self, Report.self, Query.self, Check.self, Baseline.self, Compare.self, TrendCommand.self, Export.self, Sites.self, Types.self,
                       WhatIf.self, Runs.self, Scenarios.self, Merge.self, Push.self, Migrate.self, Prune.self]
     )
 }

@@ -56,7 +56,8 @@ enum HeaptrackRun {
     }
 
     /// What heaptrack recorded between the witness markers.
-    struct Figures { var allocations = 0, requestedBytes = 0, netLiveBytes = 0 }
+    /// `throughAllocObject`: those allocations whose stack passes through swift_allocObject.
+    struct Figures { var allocations = 0, requestedBytes = 0, netLiveBytes = 0, throughAllocObject = 0 }
 
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> String {
         let process = Process()
@@ -94,17 +95,40 @@ enum HeaptrackRun {
     /// heaptrack's data file: `a SIZE TRACE` defines allocation info (numbered from 0, hex),
     /// `+ INFO` is an allocation and `- INFO` a free of a block with that info, in the order
     /// they happened on all threads. Sums everything between the two markers.
+    /// `s LEN TEXT` is a string (numbered from 1), `i IP MODULE [FUNCTION FILE LINE]...` an
+    /// instruction pointer with its frames, inlined ones included (numbered from 1), and
+    /// `t IP PARENT` a stack (numbered from 1, 0 the root): an allocation passes through
+    /// swift_allocObject when a frame of its stack is swift_allocObject or the runtime's
+    /// implementation behind it, _swift_allocObject_ (swift_allocObject reaches it by a tail
+    /// jump through the hook pointer while the instrumentation flag is set, and leaves no frame).
     static func parse(_ text: String) throws -> Figures {
-        var sizes: [Int] = []
+        var sizes: [Int] = [], allocObjectSizes: [Bool] = []
+        var strings: [Substring] = [""], ipAllocObject: [Bool] = [false], traceAllocObject: [Bool] = [false]
         var figures = Figures()
         var inside = false, sawBegin = false, sawEnd = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let kind = line.first else { continue }
             let fields = line.split(separator: " ")
             switch kind {
+            case "s":
+                strings.append(fields.count >= 3 ? line[fields[2].startIndex...] : "")
+            case "i":
+                var through = false
+                var index = 3
+                while index < fields.count {
+                    if let name = Int(fields[index], radix: 16), name < strings.count, strings[name].hasSuffix("swift_allocObject") || strings[name].hasSuffix("swift_allocObject_") { through = true }
+                    index += 3
+                }
+                ipAllocObject.append(through)
+            case "t":
+                guard fields.count >= 3, let ip = Int(fields[1], radix: 16), let parent = Int(fields[2], radix: 16),
+                      ip < ipAllocObject.count, parent < traceAllocObject.count else { throw HeaptrackError("bad line: \(line)") }
+                traceAllocObject.append(ipAllocObject[ip] || traceAllocObject[parent])
             case "a":
                 guard fields.count >= 2, let size = Int(fields[1], radix: 16) else { throw HeaptrackError("bad line: \(line)") }
                 sizes.append(size)
+                let trace = fields.count >= 3 ? Int(fields[2], radix: 16) ?? 0 : 0
+                allocObjectSizes.append(trace < traceAllocObject.count && traceAllocObject[trace])
             case "+", "-":
                 guard fields.count >= 2, let info = Int(fields[1], radix: 16), info < sizes.count else { throw HeaptrackError("bad line: \(line)") }
                 let size = sizes[info]
@@ -113,6 +137,7 @@ enum HeaptrackRun {
                 if kind == "+" && size == 7_654_321 && inside { sawEnd = true; inside = false; continue }
                 guard inside, size != 1_234_567, size != 7_654_321 else { continue }
                 if kind == "+" {
+                    if allocObjectSizes[info] { figures.throughAllocObject += 1 }
                     figures.allocations += 1
                     figures.requestedBytes += size
                     figures.netLiveBytes += size

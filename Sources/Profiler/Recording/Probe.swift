@@ -46,6 +46,10 @@ public struct Probe: Sendable {
                 SiteCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
                                            keep: !(sink is DiscardingSink), untrackedFreedUsable: a.untrackedFreedUsableBytes)
             }
+            if TypeCapture.isCapturing {
+                TypeCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
+                                           keep: !(sink is DiscardingSink), region: a)
+            }
             try sink.record(event)
             sink.addLifetimes(of: measured.scopeID, for: event)
         }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Profiler
+import ProfilerCLI
+
+struct Types: ParsableCommand, Exemplified {
+    static let examples = [
+        "profctl record lazy-container --types --quiet",
+        "profctl types --component Label --strategy eager",
+        "profctl types --type 'ProfilerPrimitives.LazyContainer<ProfilerCatalog.Label, ProfilerCatalog.View>'",
+        "profctl types --diff latest latest --component Label   # A B: run ids or prefixes (profctl runs)",
+        "profctl types --scenario lazy-container --format csv -o types.csv",
+    ]
+
+    static let configuration = CommandConfiguration(
+        commandName: "types",
+        abstract: "Which Swift types fill the bytes: the objects of a run recorded with --types, by type.",
+        discussion: """
+            One row per (component, strategy, event kind, type): every object swift_allocObject \
+            allocated in a measured instance, by its type's demangled name (docs/hooks.md, \
+            "Types"); closure contexts and boxes are named by their kind of storage. The row \
+            '(not a Swift object)' holds the blocks no object claims, so the types of a \
+            (component, strategy, kind) add up exactly to its allocations and bytes. \
+            objects_per_instance divides by the measured instances (events). --diff A B lists \
+            the types whose objects or bytes per instance grew, shrank, appeared or vanished \
+            from run A to run B; like check with its baseline, it refuses (exit 6) runs recorded \
+            in another environment or with other workload parameters unless --allow-env-mismatch \
+            or --allow-param-mismatch. Default run: the newest one recorded with --types (of \
+            --scenario, when given).
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest`. Default: the newest run recorded with --types.")
+    var runReference: String?
+
+    @Option(help: "Only this scenario's runs: its newest run recorded with --types (with --run or --diff, runs of it).")
+    var scenario: String?
+
+    @Option(help: "Only this component's types.") var component: String?
+    @Option(help: "Only this strategy's types.") var strategy: String?
+    @Option(help: "Only this event kind's types (create, realize, hit, miss, evict, release).") var kind: String?
+    @Option(name: .customLong("type"), help: "Only this type (its full name, as the table shows it).") var typeName: String?
+
+    @Option(name: .customLong("diff"), parsing: .upToNextOption,
+            help: ArgumentHelp("Compare two runs' types (ids, prefixes or latest).", valueName: "A B"))
+    var diff: [String] = []
+
+    @OptionGroup var mismatch: MismatchAllowance
+
+    @Option(help: TableFormat.help()) var format = TableFormat(.table)
+
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of stdout.")
+    var output: String?
+
+    func validate() throws {
+        try OutputPath.validate(output)
+        if runReference?.isEmpty == true { throw ValidationError("--run is empty; give a run id (profctl runs), or latest") }
+        if scenario?.isEmpty == true { throw ValidationError("--scenario is empty; give a scenario name (profctl scenarios)") }
+        if typeName?.isEmpty == true { throw ValidationError("--type is empty; give a type name as `profctl types` lists it") }
+        if diff.isEmpty && (mismatch.allowEnvMismatch || mismatch.allowParameterMismatch) {
+            throw ValidationError("--allow-env-mismatch and --allow-param-mismatch apply to --diff A B; leave them out")
+        }
+        if !diff.isEmpty && diff.count != 2 { throw ValidationError("--diff takes two runs, A and B (got \(diff.count))") }
+        if !diff.isEmpty && runReference != nil { throw ValidationError("--diff names its two runs; leave out --run") }
+        if let kind, EventKind(rawValue: kind) == nil {
+            throw ValidationError("--kind \(kind) is not an event kind; valid choices: "
+                                  + EventKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let db = try ProfileStore.openForReading(path: database.path)
+            if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
+            let filter = TypeFilter(component: component, strategy: strategy, kind: kind, type: typeName)
+            if diff.count == 2 {
+                let a = try TypeQuery.run(diff[0], scenario: scenario, in: db), b = try TypeQuery.run(diff[1], scenario: scenario, in: db)
+                // check's rule for a run and its baseline: another environment or workload
+                // would show the workload's change as types that grew or shrank.
+                try Checker.requireComparable(b, with: [a], allowEnvironmentMismatch: mismatch.allowEnvMismatch,
+                                              allowParameterMismatch: mismatch.allowParameterMismatch)
+                try TypeQuery.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
+                let differences = TypeDiff.compare(try TypeQuery.rows(runID: a.runID, filter: filter, in: db),
+                                                   try TypeQuery.rows(runID: b.runID, filter: filter, in: db))
+                for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
+                Console.message("types from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
+                return try emit(format.format.render(TypeDiff.table(differences)))
+            }
+            let run = try TypeQuery.run(runReference, scenario: scenario, in: db)
+            noteIncomplete([run])
+            try TypeQuery.validate(filter, runIDs: [run.runID], optionPrefix: "--", in: db)
+            try emit(format.format.render(TypeQuery.table(try TypeQuery.rows(runID: run.runID, filter: filter, in: db))))
+        }
+    }
+
+    /// To -o's file when given (as report and export write it), else to stdout.
+    private func emit(_ text: String) throws {
+        guard let output else { return Console.output(text) }
+        try OutputPath.write(Data(text.utf8), to: output)
+        Console.message("wrote the types to \(output)")
+    }
+}

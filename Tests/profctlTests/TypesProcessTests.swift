@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import Profiler
+
+/// `record --types` and `profctl types` in a real profctl process: types add up to every
+/// event's allocations exactly, lazy-container names what a Label allocates, and every
+/// wrong input gets a message and an exit code, never an empty table.
+@Suite("Swift object types, recorded by profctl")
+struct TypesProcessTests {
+    static let scenarios = ["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "live-room"]
+
+    func record(_ arguments: [String], in folder: TemporaryFolder, db: String = "profile.sqlite") throws {
+        let result = try ProfctlProcess.run(["record", "--db", db, "--quiet"] + arguments, in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("types add up to the events' allocations, for every (component, strategy, kind) of every built-in scenario")
+    func typesAddUp() throws {
+        let folder = try TemporaryFolder()
+        try record(Self.scenarios + ["--types", "--instances", "30"], in: folder)
+        let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("profile.sqlite").path)
+        #expect(try db.scalar("SELECT count(*) FROM object_type_runs")?.int64 == Int64(Self.scenarios.count))
+        #expect(try db.scalar("SELECT SUM(dropped) FROM object_type_runs")?.int64 == 0)
+        let mismatches = try db.rows("""
+            WITH t AS (SELECT run_id, component, strategy, kind, sum(objects) AS objects FROM types GROUP BY 1, 2, 3, 4),
+                 e AS (SELECT r.run_id, s.component, s.strategy, k.name AS kind, sum(e.allocations) AS allocations
+                       FROM events e JOIN event_series x ON x.series_id = e.series_id JOIN runs r ON r.run_key = x.run_key
+                       JOIN subjects s ON s.subject_id = x.subject_id JOIN event_kinds k ON k.kind_id = x.kind_id
+                       GROUP BY 1, 2, 3, 4)
+            SELECT e.run_id, e.component, e.strategy, e.kind, e.allocations, t.objects
+            FROM e LEFT JOIN t USING (run_id, component, strategy, kind)
+            WHERE coalesce(t.objects, 0) != e.allocations
+            """)
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(try db.scalar("SELECT count(*) FROM types WHERE objects < 0 OR live_objects < 0 OR live_requested_bytes < 0")?.int64 == 0)
+    }
+
+    @Test("lazy-container: a lazy Label is exactly one LazyContainer per instance; an eager one names the objects a Label allocates")
+    func lazyContainerNames() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--types", "--instances", "25"], in: folder)
+        let lazy = try ProfctlProcess.run(["types", "--component", "Label", "--strategy", "lazy", "--format", "csv"], in: folder.url)
+        #expect(lazy.status == 0, "\(lazy.stderr)")
+        let lines = lazy.stdout.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(lines.count == 1, "\(lazy.stdout)")
+        #expect(lines.first?.contains("ProfilerPrimitives.LazyContainer<ProfilerCatalog.Label,") == true, "\(lazy.stdout)")
+        #expect(lines.first?.contains(",25,25,1,") == true, "\(lazy.stdout)")
+        let eager = try ProfctlProcess.run(["types", "--component", "Label", "--strategy", "eager", "--kind", "create"], in: folder.url)
+        #expect(eager.status == 0, "\(eager.stderr)")
+        for type in ["ProfilerCatalog.Label", "ProfilerCatalog.Layer", "ProfilerCatalog.TextStorage"] {
+            #expect(eager.stdout.contains(type), "\(eager.stdout)")
+        }
+        let one = try ProfctlProcess.run(["types", "--type", "ProfilerCatalog.TextStorage", "--format", "json"], in: folder.url)
+        #expect(one.status == 0 && one.stdout.contains("ProfilerCatalog.TextStorage") && !one.stdout.contains("ProfilerCatalog.Layer"),
+                "\(one.stdout)\(one.stderr)")
+    }
+
+    @Test("a typo'd --type or --component exits 64 with the choices; a run without types says so, and so does --diff with one")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--instances", "5"], in: folder)
+        let none = try ProfctlProcess.run(["types"], in: folder.url)
+        #expect(none.status == 1 && none.stdout.isEmpty, "\(none.stdout)")
+        #expect(none.stderr.contains("no run recorded with types") && none.stderr.contains("profctl record --types"), "\(none.stderr)")
+        let plain = try ProfctlProcess.run(["types", "--run", "latest"], in: folder.url)
+        #expect(plain.status == 1 && plain.stderr.contains("recorded without types"), "\(plain.stderr)")
+        try record(["lazy-container", "--types", "--instances", "5"], in: folder)
+        let typo = try ProfctlProcess.run(["types", "--type", "ProfilerCatalog.Lable"], in: folder.url)
+        #expect(typo.status == 64 && typo.stdout.isEmpty, "\(typo.stdout)")
+        #expect(typo.stderr.contains("ProfilerCatalog.Label"), "\(typo.stderr)")
+        let component = try ProfctlProcess.run(["types", "--component", "Lable"], in: folder.url)
+        #expect(component.status == 64 && component.stderr.contains("Label"), "\(component.stderr)")
+        let diff = try ProfctlProcess.run(["types", "--diff", "latest", "latest"], in: folder.url)
+        #expect(diff.status == 0 && diff.stderr.contains("0 changed"), "\(diff.stderr)")
+    }
+}
