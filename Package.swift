@@ -19,6 +19,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation --target Profiler`: the DocC catalog in
+        // Sources/Profiler/Exports/Profiler.docc (.ci/run builds it with warnings as errors).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a shim for what Swift cannot call directly.
