@@ -13,10 +13,15 @@ let package = Package(
         // profctl's commands with the PostgreSQL client (libpq): profctl runs it for --store,
         // push and PostgreSQL URLs; apart, so README command 1 does not build the client.
         .executable(name: "profctl-pg", targets: ["profctl-pg"]),
+        // `swift package profile` in a user's package: record, report and check its own components.
+        .plugin(name: "ProfilePlugin", targets: ["ProfilePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation --target Profiler`: the DocC catalog in
+        // Sources/Profiler/Exports/Profiler.docc (.ci/run builds it with warnings as errors).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system SQLite (libsqlite3-dev), plus a shim for what Swift cannot call directly.
@@ -175,6 +180,15 @@ let package = Package(
         // What both test targets share: temporary folders and databases, running the built
         // profctl, keep(). Tests only; each target names its helpers once (TestSupport.swift).
         .target(name: "ProfctlTestSupport", path: "Tests/ProfctlTestSupport"),
+        // Builds (release) the user's executables that run ProfilerMain and profctl, records and reads
+        // with them (docs/api.md, "From the package manager"); it decides nothing itself.
+        .plugin(
+            name: "ProfilePlugin",
+            capability: .command(intent: .custom(
+                verb: "profile",
+                description: "Record this package's components with profctl, print the reports, and gate them with check."
+            ))
+        ),
         .testTarget(
             name: "ProfilerTests",
             dependencies: [
