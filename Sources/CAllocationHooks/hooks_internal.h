@@ -369,6 +369,17 @@ HIDDEN SLOW void account_tracked_free(void *p, size_t usable);
  * for it and saves two registers fewer (6 instructions per malloc/free pair). */
 HIDDEN SLOW void *track_slow(void *p, size_t requested, size_t usable);
 
+/* ---- meters.c ---- */
+/* Non-zero while a meter is open (allocation_meters.h): the fast paths are off, and the
+ * general path calls the two below. */
+extern HIDDEN volatile int meters_on;
+/* An allocation on this thread (BUSY): credited to the calling task's meter, if any. */
+HIDDEN void meter_allocated(void *p, size_t requested, size_t usable);
+/* Any free: credited to the meter that allocated the block, if it is still open. */
+HIDDEN void meter_freed(void *p);
+HIDDEN void meters_fork_prepare(void);
+HIDDEN void meters_fork_done(void);
+
 /* ---- fork.c ---- */
 HIDDEN void fork_prepare(void);
 HIDDEN void fork_parent(void);

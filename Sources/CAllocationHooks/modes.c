@@ -15,7 +15,7 @@ hot_flags hot __attribute__((aligned(64))) = { NOT_FAST, 0, PROFCTL_HOOKS_FULL, 
  * branch that already leads away from the fast path. */
 void update_fast(void) {
     int base = atomic_load(&hot.mode) == PROFCTL_HOOKS_FULL && atomic_load(&hot.header_ok) &&
-               atomic_load(&hot.window) == 0 && !atomic_load(&hot.chained);
+               atomic_load(&hot.window) == 0 && !atomic_load(&hot.chained) && !meters_on;
     int sites = profctl_sites_on != 0;
     atomic_store(&hot.fast, base && !sites ? STATE_READY : NOT_FAST);
     atomic_store(&hot.sites_fast, base && sites);

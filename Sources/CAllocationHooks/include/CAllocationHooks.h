@@ -6,3 +6,4 @@
 #include "allocation_sites.h"
 #include "allocation_lifetimes.h"
 #include "allocation_arc.h"
+#include "allocation_meters.h"
