@@ -20,12 +20,12 @@ public func expectAllocations<T>(
     return value
 }
 
-/// The async form: the block may suspend and start child tasks.
+/// The async form: the block may suspend and start child tasks; it runs in a child task of
+/// its own (``TaskMeter/measure(_:)-async``).
 @discardableResult
-public func expectAllocations<T>(
+public func expectAllocations<T: Sendable>(
     bytes: UInt64? = nil, allocations: UInt64? = nil, peakBytes: UInt64? = nil, retainedBytes: UInt64? = nil,
-    isolation: isolated (any Actor)? = #isolation,
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let limits = MemoryLimits(bytes: bytes, allocations: allocations, peakBytes: peakBytes, retainedBytes: retainedBytes)
     let (value, figures) = try await TaskMeter.measureOrReport(body) { error in

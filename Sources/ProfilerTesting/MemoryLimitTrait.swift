@@ -46,7 +46,10 @@ public struct MemoryLimitTrait: TestTrait, SuiteTrait, TestScoping {
         let limits = Self.effective(applied)
         if limits.isEmpty { return try await function() }
         let location = applied.last(where: { !$0.limits.isEmpty })?.sourceLocation ?? test.sourceLocation
-        try await checkLimits(limits, what: test.displayName ?? test.name, sourceLocation: location, function)
+        // The body runs in a child task that ends before checkLimits returns: it does not escape.
+        try await withoutActuallyEscaping(function) { body in
+            try await checkLimits(limits, what: test.displayName ?? test.name, sourceLocation: location, body)
+        }
     }
 }
 
@@ -56,24 +59,34 @@ private let nextToken = Atomic<Int>(0)
 /// `sourceLocation` for each figure over its limit, or when it cannot be measured: a limit
 /// never passes unmeasured.
 func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLocation,
-                 _ body: () async throws -> Void) async throws {
+                 _ body: @escaping @Sendable () async throws -> Void) async throws {
     let rounds = max(limits.growthRounds ?? 1, 1)
-    // Kept outside the meter: reading the figures after each round allocates nothing.
-    let lives = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: rounds)
-    defer { lives.deallocate() }
+    // Allocated outside the meter: storing a reading after each round allocates nothing.
+    let lives = RoundReadings(rounds)
+    defer { lives.buffer.deallocate() }
     let (_, measured) = try await TaskMeter.measureOrReport({
         for round in 0..<rounds {
             try await body()
-            lives[round] = TaskMeter.sofar?.retainedBytes ?? 0
+            lives.buffer[round] = TaskMeter.sofar?.retainedBytes ?? 0
         }
     }, unmeasurable: { error in
         Issue.record(Comment(rawValue: "\(what): \(error)"), sourceLocation: sourceLocation)
     })
     guard let figures = measured else { return }
-    let violations = limits.violations(of: figures, liveAfterRounds: limits.growthRounds == nil ? [] : Array(lives))
+    let violations = limits.violations(of: figures, liveAfterRounds: limits.growthRounds == nil ? [] : Array(lives.buffer))
     if !violations.isEmpty {
         Issue.record(Comment(rawValue: limitMessage(what, violations: violations, figures: figures)),
                      sourceLocation: sourceLocation)
+    }
+}
+
+/// The live bytes after each round, written by the measured child task and read after it
+/// has ended (the task group's completion orders the two).
+private struct RoundReadings: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<UInt64>
+    init(_ rounds: Int) {
+        buffer = .allocate(capacity: rounds)
+        buffer.initialize(repeating: 0)
     }
 }
 

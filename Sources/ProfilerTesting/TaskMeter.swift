@@ -50,6 +50,9 @@ public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
     case noConcurrencyRuntime
     /// PROFCTL_MAX_METERS meters are open at once.
     case tooManyMeters
+    /// The child task that ran the body returned nothing (cannot happen: a task group with
+    /// one child yields its result).
+    case noChildResult
 
     public var description: String {
         switch self {
@@ -62,6 +65,8 @@ public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
         case .tooManyMeters:
             "cannot measure allocations: \(PROFCTL_MAX_METERS) measurements are already open at once; "
                 + "run fewer measured tests in parallel (.serialized)"
+        case .noChildResult:
+            "the measured child task returned no result; please report this as a profctl bug"
         }
     }
 }
@@ -113,9 +118,12 @@ public enum TaskMeter {
         return try run(id, body)
     }
 
-    /// The async form: the body may suspend, hop threads and start child tasks.
-    public static func measure<T>(
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    /// The async form: the body may suspend, hop threads and start child tasks. It runs in
+    /// a fresh child task, so that its figures do not depend on the calling task's history:
+    /// a task's allocator grows by slabs it keeps until the task ends, and a slab grown by
+    /// the body would otherwise be counted as retained (docs/testing.md, "Exactness").
+    public static func measure<T: Sendable>(
+        _ body: @escaping @Sendable () async throws -> T
     ) async throws -> (T, AllocationFigures) {
         let id = try open()
         return try await run(id, body)
@@ -135,9 +143,8 @@ public enum TaskMeter {
         return (value, figures)
     }
 
-    static func measureOrReport<T>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> T, unmeasurable: (TaskMeterError) -> Void
+    static func measureOrReport<T: Sendable>(
+        _ body: @escaping @Sendable () async throws -> T, unmeasurable: (TaskMeterError) -> Void
     ) async throws -> (T, AllocationFigures?) {
         let id: UInt64
         do { id = try open() } catch {
@@ -159,12 +166,19 @@ public enum TaskMeter {
         return (value, close(id))
     }
 
-    private static func run<T>(
-        isolation: isolated (any Actor)? = #isolation, _ id: UInt64, _ body: () async throws -> T
+    /// The child task is created outside the meter (its task object is the caller's) and
+    /// binds the meter itself; everything it owns is freed when it ends, before the meter
+    /// closes.
+    private static func run<T: Sendable>(
+        _ id: UInt64, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> (T, AllocationFigures) {
         let value: T
         do {
-            value = try await $current.withValue(id) { try await body() }
+            value = try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await $current.withValue(id) { try await body() } }
+                guard let value = try await group.next() else { throw TaskMeterError.noChildResult }
+                return value
+            }
         } catch {
             _ = close(id)
             throw error
