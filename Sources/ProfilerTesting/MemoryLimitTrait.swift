@@ -14,11 +14,13 @@ public struct MemoryLimitTrait: TestTrait, SuiteTrait, TestScoping {
     public let limits: MemoryLimits
     /// Drops the limits of the traits before it (``noMemoryLimits``).
     let resets: Bool
-    let sourceLocation: SourceLocation
+    /// Where the trait was written; nil for the static ones (`.noLeaks`), which have no call
+    /// site of their own: the test's location stands in.
+    let sourceLocation: SourceLocation?
     /// Tells apart two equal traits on one test: only the last applied runs the measurement.
     let token: Int
 
-    init(_ limits: MemoryLimits, resets: Bool = false, sourceLocation: SourceLocation) {
+    init(_ limits: MemoryLimits, resets: Bool = false, sourceLocation: SourceLocation?) {
         self.limits = limits
         self.resets = resets
         self.sourceLocation = sourceLocation
@@ -45,7 +47,8 @@ public struct MemoryLimitTrait: TestTrait, SuiteTrait, TestScoping {
         let applied = test.traits.compactMap { $0 as? MemoryLimitTrait }
         let limits = Self.effective(applied)
         if limits.isEmpty { return try await function() }
-        let location = applied.last(where: { !$0.limits.isEmpty })?.sourceLocation ?? test.sourceLocation
+        let location = applied.last(where: { !$0.limits.isEmpty && $0.sourceLocation != nil })?.sourceLocation
+            ?? test.sourceLocation
         // The body runs in a child task that ends before checkLimits returns: it does not escape.
         try await withoutActuallyEscaping(function) { body in
             try await checkLimits(limits, what: test.displayName ?? test.name, sourceLocation: location, body)
@@ -60,6 +63,7 @@ private let nextToken = Atomic<Int>(0)
 /// never passes unmeasured.
 func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLocation,
                  _ body: @escaping @Sendable () async throws -> Void) async throws {
+    await TaskMeter.warmUp()
     let rounds = max(limits.growthRounds ?? 1, 1)
     // Allocated outside the meter: storing a reading after each round allocates nothing.
     let lives = RoundReadings(rounds)
@@ -110,7 +114,7 @@ extension Trait where Self == MemoryLimitTrait {
     }
 
     /// Every block the test allocates is freed by the time it ends.
-    public static var noLeaks: Self { MemoryLimitTrait(MemoryLimits(retainedBytes: 0), sourceLocation: #_sourceLocation) }
+    public static var noLeaks: Self { MemoryLimitTrait(MemoryLimits(retainedBytes: 0), sourceLocation: nil) }
 
     /// Runs the test `rounds` times (at least 2) in one measurement; fails when its live
     /// bytes after the last round exceed those after the first: a cache filled in the first
@@ -121,6 +125,6 @@ extension Trait where Self == MemoryLimitTrait {
 
     /// Drops the limits a suite set, for this test (or a nested suite).
     public static var noMemoryLimits: Self {
-        MemoryLimitTrait(MemoryLimits(), resets: true, sourceLocation: #_sourceLocation)
+        MemoryLimitTrait(MemoryLimits(), resets: true, sourceLocation: nil)
     }
 }
