@@ -70,7 +70,7 @@ import Testing
     /// detached task that has not finished yet adds a waiter record (48 B) or not; a
     /// suspension or a child task that has the pool start a worker thread adds that
     /// thread's bookkeeping (64 B blocks, kept while the thread lives). Measured over four
-    /// runs of this test: 0 to 12 of the 300 figures of these kinds differed by one or two
+    /// runs of this test: 0 to 46 of the 300 figures of these kinds differed by one or two
     /// such blocks; the 200 of the sync and async-let kinds never did.
     static let schedulingDependent: Set<Int> = [1, 2, 4]
 
