@@ -10,6 +10,9 @@
  * runtime already carries task-local values from a task to its structured children, and
  * reading one is a walk of a short list (no lock, no allocation).
  *
+ * This file keeps the meters and their blocks, and credits them (a leaf under accounting.c);
+ * meter_scopes.c opens and closes them and turns the fast paths off and on.
+ *
  * The blocks of open meters are kept here, in one table under one spin lock (not in the
  * threads' tables, whose tags name regions): a free anywhere finds its meter.
  */
@@ -41,8 +44,6 @@ _Static_assert((1u << SLOT_BITS) == PROFCTL_MAX_METERS, "a meter's id names its 
 static meter meters[PROFCTL_MAX_METERS];
 static _Atomic uint64_t next_generation = 1;
 static const void *_Atomic task_local_key;
-static _Atomic uint32_t open_count;
-volatile int meters_on; /* hooks_internal.h */
 
 /* ---- the table of metered blocks: open addressing, linear probing, backward shift ---- */
 
@@ -178,16 +179,17 @@ void meter_freed(void *p) {
 void meters_fork_prepare(void) { spin_lock(&table_lock); }
 void meters_fork_done(void) { spin_unlock(&table_lock); }
 
-int profctl_meters_set_key(const void *key) {
-    if (!swift_task_localValueGet || !key) return -1;
+/* ---- for meter_scopes.c, which opens and closes them (and flips the fast paths) ---- */
+
+bool meters_set_key(const void *key) {
+    if (!swift_task_localValueGet || !key) return false;
     atomic_store(&task_local_key, key);
-    return 0;
+    return true;
 }
 
-uint32_t profctl_meters_open(void) { return atomic_load(&open_count); }
+bool meters_have_key(void) { return atomic_load(&task_local_key) != NULL; }
 
-uint64_t profctl_meter_open(uint64_t parent) {
-    if (!atomic_load(&task_local_key) || !profctl_hooks_active()) return 0;
+uint64_t meters_claim(uint64_t parent) {
     for (uint32_t slot = 0; slot < PROFCTL_MAX_METERS; slot++) {
         meter *m = &meters[slot];
         uint64_t expected = 0;
@@ -206,17 +208,13 @@ uint64_t profctl_meter_open(uint64_t parent) {
         atomic_store(&m->live_blocks, 0);
         atomic_store(&m->live, 0);
         atomic_store(&m->peak, 0);
-        /* Under the table's lock, as the last close is: the flag follows the count. */
-        spin_lock(&table_lock);
-        if (atomic_fetch_add(&open_count, 1) == 0) {
-            meters_on = 1;
-            update_fast();
-        }
-        spin_unlock(&table_lock);
-        atomic_store_explicit(&m->id, id, memory_order_release);
         return id;
     }
     return 0;
+}
+
+void meters_publish(uint64_t id) {
+    atomic_store_explicit(&meters[id & (PROFCTL_MAX_METERS - 1)].id, id, memory_order_release);
 }
 
 static void read_meter(const meter *m, profctl_meter_result *out) {
@@ -233,28 +231,31 @@ static void read_meter(const meter *m, profctl_meter_result *out) {
     out->peak_requested_bytes = atomic_load(&m->peak);
 }
 
-int profctl_meter_read(uint64_t id, profctl_meter_result *result) {
+int meters_read(uint64_t id, profctl_meter_result *result) {
     meter *m = open_meter(id);
     if (!m) { memset(result, 0, sizeof *result); return -1; }
     read_meter(m, result);
     return 0;
 }
 
-int profctl_meter_close(uint64_t id, profctl_meter_result *result) {
+int meters_retire(uint64_t id, profctl_meter_result *result) {
     meter *m = open_meter(id);
-    if (!m) { memset(result, 0, sizeof *result); return -1; }
     uint64_t expected = id;
-    if (!atomic_compare_exchange_strong(&m->id, &expected, UINT64_MAX)) { memset(result, 0, sizeof *result); return -1; }
-    read_meter(m, result);
-    spin_lock(&table_lock);
-    if (atomic_fetch_sub(&open_count, 1) == 1) {
-        /* The last one: its blocks (and any a closed meter left) are nobody's now. */
-        meters_on = 0;
-        update_fast();
-        if (blocks) memset(blocks, 0, (block_mask + 1) * sizeof(metered_block));
-        block_count = 0;
+    if (!m || !atomic_compare_exchange_strong(&m->id, &expected, UINT64_MAX)) {
+        memset(result, 0, sizeof *result);
+        return -1;
     }
-    spin_unlock(&table_lock);
-    atomic_store_explicit(&m->id, 0, memory_order_release);
+    read_meter(m, result);
     return 0;
+}
+
+void meters_free_slot(uint64_t id) {
+    atomic_store_explicit(&meters[id & (PROFCTL_MAX_METERS - 1)].id, 0, memory_order_release);
+}
+
+void meters_forget_blocks(void) {
+    spin_lock(&table_lock);
+    if (blocks) memset(blocks, 0, (block_mask + 1) * sizeof(metered_block));
+    block_count = 0;
+    spin_unlock(&table_lock);
 }

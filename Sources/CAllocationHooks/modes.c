@@ -8,6 +8,9 @@
 #include "hooks_internal.h"
 #include "sites.h"
 
+/* Set by meter_scopes.c while a meter is open (hooks_internal.h). */
+volatile int meters_on;
+
 hot_flags hot __attribute__((aligned(64))) = { NOT_FAST, 0, PROFCTL_HOOKS_FULL, 0, 0, 0 };
 
 /* Sites captured or not is part of `fast`, so that the fast paths test nothing for them:
