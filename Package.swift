@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ProfilerCatalog", targets: ["ProfilerCatalog"]),
         // The record command line, for users' own executables.
         .library(name: "ProfilerCLI", targets: ["ProfilerCLI"]),
+        // Memory limits as Swift Testing traits, for a test target's dependencies (docs/testing.md).
+        .library(name: "ProfilerTesting", targets: ["ProfilerTesting"]),
         .executable(name: "profctl", targets: ["profctl"]),
         // profctl's commands with the PostgreSQL client (libpq): profctl runs it for --store,
         // push and PostgreSQL URLs; apart, so README command 1 does not build the client.
@@ -109,6 +111,9 @@ let package = Package(
                            "ProfilerComparison", "ProfilerChecks"],
             path: "Sources/Profiler/Exports"
         ),
+        // Swift Testing traits and expectations on what a test allocates, measured per task by the
+        // hooks' meters: only the hooks under it, so a test target pulls in no SQLite.
+        .target(name: "ProfilerTesting", dependencies: ["CAllocationHooks"]),
         // The system libpq (libpq-dev), for the PostgreSQL shared store; see docs/fleet.md for why libpq.
         .systemLibrary(
             name: "CLibPQ",
@@ -198,6 +203,7 @@ let package = Package(
                 "SchemaDocExamples", "ProfctlTestSupport",
             ]
         ),
+        .testTarget(name: "ProfilerTestingTests", dependencies: ["ProfilerTesting", "CAllocationHooks"]),
         .testTarget(
             name: "profctlTests",
             dependencies: [

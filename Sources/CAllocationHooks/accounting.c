@@ -183,6 +183,7 @@ void account_free(void *p, size_t usable, uint8_t state) {
     counters *n = shared ? &retired : &tls.n;
     ADD(n, shared, c.frees, 1);
     ADD(n, shared, c.freed_usable, usable);
+    if (UNLIKELY(meters_on)) meter_freed(p);
     if (UNLIKELY(profctl_sites_on) && !shared) profctl_sites_free(p, usable, tls.scope_id);
     if (untrack_own(p, usable)) return;
     if (atomic_load_explicit(&published_count, memory_order_relaxed) > tls.published) foreign_free(p, usable, n, shared);
@@ -208,6 +209,7 @@ void account_allocation_general(void *p, size_t requested, size_t usable) {
         tls.n.allocations += 1;
         tls.n.requested += requested;
         tls.n.usable += usable;
+        if (UNLIKELY(meters_on) && !tls.excluded_depth) meter_allocated(p, requested, usable);
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
         if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
             if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0, NULL, tls.scope_id);

@@ -23,9 +23,11 @@ void fork_prepare(void) {
     for (uint32_t i = 0; i < high; i++) spin_lock(&tables[i].lock);
     fork_locked_tables = high;
     profctl_sites_fork_prepare();
+    meters_fork_prepare();
 }
 
 void fork_parent(void) {
+    meters_fork_done();
     profctl_sites_fork_done();
     for (uint32_t i = fork_locked_tables; i > 0; i--) spin_unlock(&tables[i - 1].lock);
     spin_unlock(&registry_lock);

@@ -11,6 +11,7 @@
  *        v
  *   accounting.c       the general path: counting, tracking, crediting frees (any thread's)
  *   regions.c          regions and exclusion          windows.c   the process-wide window
+ *   meter_scopes.c     opening and closing task meters (meters.c keeps and credits them)
  *        |
  *        v
  *   registry.c         threads joining and leaving, process-wide sums
@@ -34,6 +35,7 @@
 
 #include "hooks_base.h"
 #include "lifetimes.h" /* the lifetimes block a thread points at */
+#include "allocation_meters.h" /* what meters.c hands meter_scopes.c */
 
 /* ---- per-thread counters ---- */
 
@@ -368,6 +370,27 @@ HIDDEN SLOW void account_tracked_free(void *p, size_t usable);
  * insert. In its own file on purpose: malloc, not seeing that it returns p, keeps nothing
  * for it and saves two registers fewer (6 instructions per malloc/free pair). */
 HIDDEN SLOW void *track_slow(void *p, size_t requested, size_t usable);
+
+/* ---- meters.c ---- */
+/* Non-zero while a meter is open (allocation_meters.h): the fast paths are off, and the
+ * general path calls the two below. */
+extern HIDDEN volatile int meters_on;
+/* An allocation on this thread (BUSY): credited to the calling task's meter, if any. */
+HIDDEN void meter_allocated(void *p, size_t requested, size_t usable);
+/* Any free: credited to the meter that allocated the block, if it is still open. */
+HIDDEN void meter_freed(void *p);
+HIDDEN void meters_fork_prepare(void);
+HIDDEN void meters_fork_done(void);
+/* For meter_scopes.c: the key, a slot claimed (0: none free) and its id published, the
+ * figures, a meter retired (no longer credited) and its slot freed, all blocks dropped. */
+HIDDEN bool meters_set_key(const void *key);
+HIDDEN bool meters_have_key(void);
+HIDDEN uint64_t meters_claim(uint64_t parent);
+HIDDEN void meters_publish(uint64_t id);
+HIDDEN int meters_read(uint64_t id, profctl_meter_result *result);
+HIDDEN int meters_retire(uint64_t id, profctl_meter_result *result);
+HIDDEN void meters_free_slot(uint64_t id);
+HIDDEN void meters_forget_blocks(void);
 
 /* ---- fork.c ---- */
 HIDDEN void fork_prepare(void);

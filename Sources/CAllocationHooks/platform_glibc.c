@@ -297,6 +297,13 @@ static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
     tls.n.allocations += 1;
     tls.n.requested += requested;
     tls.n.usable += usable;
+    if (UNLIKELY(meters_on) && !tls.excluded_depth) {
+        /* The sites copies stay on while a meter is open (modes.c): the meter's share,
+         * under the reentrancy guard, since the runtime's task-local lookup is a call out. */
+        tls.state = STATE_BUSY;
+        meter_allocated(p, requested, usable);
+        tls.state = STATE_READY;
+    }
     if (tls.tracking) {
         profctl_sites_alloc(p, requested, usable, caller, __builtin_frame_address(0), tls.scope_id);
         return track_fast(p, requested, usable);
@@ -307,6 +314,11 @@ static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
 /* free's fast path with sites captured: sites.c first, then the same as free's. */
 static SLOW void free_sites(void *p) {
     size_t usable = usable_fast(p);
+    if (UNLIKELY(meters_on)) {
+        tls.state = STATE_BUSY;
+        meter_freed(p);
+        tls.state = STATE_READY;
+    }
     profctl_sites_free(p, usable, tls.scope_id);
     tls.n.c.frees += 1;
     tls.n.c.freed_usable += usable;

@@ -11,9 +11,9 @@ struct HookFilesTests {
     /// with entry points of its own (swift_runtime.c) sits beside accounting.c.
     static let layers: [String: Int] = [
         "platform_glibc.c": 0,
-        "accounting.c": 1, "regions.c": 1, "windows.c": 1, "swift_runtime.c": 1, "types.c": 1,
+        "accounting.c": 1, "regions.c": 1, "windows.c": 1, "swift_runtime.c": 1, "types.c": 1, "meter_scopes.c": 1,
         "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2,
-        "lifetimes.c": 3, "sites.c": 3,
+        "lifetimes.c": 3, "sites.c": 3, "meters.c": 3,
     ]
 
     @Test("calls between the hooks' files go one way, down the layers")

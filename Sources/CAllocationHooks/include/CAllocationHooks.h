@@ -7,3 +7,4 @@
 #include "allocation_lifetimes.h"
 #include "allocation_arc.h"
 #include "allocation_types.h"
+#include "allocation_meters.h"

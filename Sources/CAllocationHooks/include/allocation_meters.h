@@ -1,0 +1,74 @@
+#ifndef PROFCTL_ALLOCATION_METERS_H
+#define PROFCTL_ALLOCATION_METERS_H
+
+/*
+ * Meters: a measured stretch of ONE TASK's work, with every structured child task's
+ * (async let, task groups), on whatever threads they run. Where a region follows a
+ * thread, a meter follows a Swift task-local value: the caller binds the meter's id in a
+ * TaskLocal<UInt64> (its object's address is the key given to profctl_meters_set_key),
+ * and while any meter is open every allocation takes the hooks' general path, which asks
+ * the concurrency runtime for the allocating task's value (swift_task_localValueGet) and
+ * credits that meter and the meters it was opened inside. Its blocks are kept in a table
+ * of their own, so a free on any thread, during the meter or after it, is credited to it.
+ *
+ * What a meter cannot see: work of a detached task or of a thread it starts (they do not
+ * inherit task-local values). Unstructured `Task {}` inherits them, so its allocations
+ * count while the meter is open, and not after it closes.
+ *
+ * No meter open: the fast paths are as they were (modes.c, update_fast). Meters open:
+ * every thread's every allocation and free takes the general path, and a metered block's
+ * insert and free take one process-wide spin lock: meant for tests, not production.
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a meter counted: its own task tree's allocations and, of those blocks, the ones
+/// freed (on any thread). Figures of an inner meter are its own; the outer meter's
+/// include them.
+typedef struct profctl_meter_result {
+    uint64_t allocations;
+    uint64_t requested_bytes;
+    uint64_t usable_bytes;
+    /// Of its own blocks: how many were freed, and their bytes.
+    uint64_t frees;
+    uint64_t freed_requested_bytes;
+    uint64_t freed_usable_bytes;
+    /// Of its own blocks, the requested bytes still live (allocated less freed).
+    uint64_t live_requested_bytes;
+    uint64_t live_blocks;
+    /// The highest live_requested_bytes reached at any moment while it was open.
+    uint64_t peak_requested_bytes;
+} profctl_meter_result;
+
+/// Meters open at once, at most.
+#define PROFCTL_MAX_METERS 1024
+
+/// Sets the task-local key: the address of a `TaskLocal<UInt64>` object. Returns 0, or -1
+/// when the concurrency runtime's swift_task_localValueGet is not linked into the process.
+/// Call it once, before the first meter opens.
+int profctl_meters_set_key(const void *key);
+
+/// Opens a meter inside `parent` (0: none; a parent that is not open is ignored) and
+/// returns its id (never 0), which the caller binds in the task-local value; 0 when no key
+/// was set, the hooks are inactive or PROFCTL_MAX_METERS meters are open.
+uint64_t profctl_meter_open(uint64_t parent);
+
+/// The figures of open meter `id` so far. Returns 0, or -1 when it is not open.
+int profctl_meter_read(uint64_t id, profctl_meter_result *result);
+
+/// Closes meter `id` with its final figures. Returns 0, or -1 when it was not open.
+/// Blocks it allocated and freed later are no longer counted anywhere.
+int profctl_meter_close(uint64_t id, profctl_meter_result *result);
+
+/// Meters open now.
+uint32_t profctl_meters_open(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * Meters (include/allocation_meters.h): a task tree's allocations, on any thread. The
+ * hooks call in from their general path (accounting.c) while a meter is open, with the
+ * thread BUSY, so that what the concurrency runtime does here is never counted; the fast
+ * paths are off meanwhile (modes.c, update_fast), and untouched when no meter is open.
+ *
+ * Why a task-local value and not the regions' thread: Swift Testing runs tests in
+ * parallel on a pool of threads and an async test resumes on any of them after a
+ * suspension, so a thread's region sees other tests' work and misses its own. The
+ * runtime already carries task-local values from a task to its structured children, and
+ * reading one is a walk of a short list (no lock, no allocation).
+ *
+ * This file keeps the meters and their blocks, and credits them (a leaf under accounting.c);
+ * meter_scopes.c opens and closes them and turns the fast paths off and on.
+ *
+ * The blocks of open meters are kept here, in one table under one spin lock (not in the
+ * threads' tables, whose tags name regions): a free anywhere finds its meter.
+ */
+#define _GNU_SOURCE
+#include "hooks_internal.h"
+#include "allocation_meters.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+/* The concurrency runtime's reader of task-local values: swiftcc, weak so that a process
+ * without libswift_Concurrency links (profctl_meters_set_key then refuses). */
+extern void *swift_task_localValueGet(const void *key) __attribute__((swiftcall, weak));
+
+typedef struct meter {
+    _Atomic uint64_t id; /* 0: free */
+    uint64_t parent;
+    _Atomic uint64_t allocations, requested, usable;
+    _Atomic uint64_t frees, freed_requested, freed_usable, live_blocks;
+    _Atomic int64_t live;
+    _Atomic uint64_t peak;
+} meter;
+
+#define SLOT_BITS 10
+_Static_assert((1u << SLOT_BITS) == PROFCTL_MAX_METERS, "a meter's id names its slot in its low bits");
+/* Parents deeper than this are not followed (a chain of meters opened inside each other). */
+#define MAX_CHAIN 64
+
+static meter meters[PROFCTL_MAX_METERS];
+static _Atomic uint64_t next_generation = 1;
+static const void *_Atomic task_local_key;
+
+/* ---- the table of metered blocks: open addressing, linear probing, backward shift ---- */
+
+typedef struct metered_block {
+    uintptr_t address; /* 0: empty */
+    uint64_t requested, usable, meter_id;
+} metered_block;
+
+static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+static metered_block *blocks;
+static uint64_t block_mask; /* capacity - 1 */
+static uint64_t block_count;
+static uint64_t block_bytes; /* of the mapping */
+
+static inline uint64_t home(uintptr_t a) { return (uint64_t)(a >> 4) & block_mask; }
+
+/* Doubles the table (or makes the first one); under the lock. False when mmap fails. */
+static bool grow(void) {
+    uint64_t capacity = blocks ? (block_mask + 1) * 2 : 4096;
+    size_t bytes = capacity * sizeof(metered_block);
+    metered_block *fresh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (fresh == MAP_FAILED) return false;
+    metered_block *old = blocks;
+    uint64_t old_capacity = old ? block_mask + 1 : 0, old_bytes = block_bytes;
+    blocks = fresh;
+    block_mask = capacity - 1;
+    block_bytes = bytes;
+    for (uint64_t i = 0; i < old_capacity; i++) {
+        if (!old[i].address) continue;
+        uint64_t j = home(old[i].address);
+        while (blocks[j].address) j = (j + 1) & block_mask;
+        blocks[j] = old[i];
+    }
+    if (old) munmap(old, old_bytes);
+    return true;
+}
+
+/* Removes slot i, moving later entries of its run back (no tombstones); under the lock. */
+static void remove_at(uint64_t i) {
+    uint64_t j = i;
+    for (;;) {
+        j = (j + 1) & block_mask;
+        uintptr_t a = blocks[j].address;
+        if (!a) break;
+        uint64_t h = home(a);
+        bool stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
+        if (!stays) {
+            blocks[i] = blocks[j];
+            i = j;
+        }
+    }
+    blocks[i].address = 0;
+    block_count--;
+}
+
+/* ---- meters ---- */
+
+static inline meter *open_meter(uint64_t id) {
+    if (!id) return NULL;
+    meter *m = &meters[id & (PROFCTL_MAX_METERS - 1)];
+    return atomic_load_explicit(&m->id, memory_order_acquire) == id ? m : NULL;
+}
+
+static void credit_allocation(meter *m, uint64_t requested, uint64_t usable) {
+    atomic_fetch_add_explicit(&m->allocations, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->requested, requested, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->usable, usable, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->live_blocks, 1, memory_order_relaxed);
+    int64_t live = atomic_fetch_add_explicit(&m->live, (int64_t)requested, memory_order_relaxed) + (int64_t)requested;
+    uint64_t peak = atomic_load_explicit(&m->peak, memory_order_relaxed);
+    while (live > 0 && (uint64_t)live > peak &&
+           !atomic_compare_exchange_weak_explicit(&m->peak, &peak, (uint64_t)live, memory_order_relaxed,
+                                                  memory_order_relaxed)) { }
+}
+
+static void credit_free(meter *m, uint64_t requested, uint64_t usable) {
+    atomic_fetch_add_explicit(&m->frees, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->freed_requested, requested, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->freed_usable, usable, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&m->live_blocks, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&m->live, (int64_t)requested, memory_order_relaxed);
+}
+
+/* The calling task's meter id, 0 when it has none. */
+static inline uint64_t current_meter(void) {
+    const void *key = atomic_load_explicit(&task_local_key, memory_order_relaxed);
+    if (!key || !swift_task_localValueGet) return 0;
+    const uint64_t *value = swift_task_localValueGet(key);
+    return value ? *value : 0;
+}
+
+void meter_allocated(void *p, size_t requested, size_t usable) {
+    uint64_t id = current_meter();
+    meter *m = open_meter(id);
+    if (!m) return;
+    spin_lock(&table_lock);
+    bool kept = (block_count + 1) * 2 <= (blocks ? block_mask + 1 : 0) || grow();
+    if (kept) {
+        uintptr_t a = (uintptr_t)p;
+        uint64_t i = home(a);
+        while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+        /* An entry already there is stale (its block was freed out of sight): replaced. */
+        if (!blocks[i].address) block_count++;
+        blocks[i] = (metered_block){ a, requested, usable, id };
+    }
+    spin_unlock(&table_lock);
+    /* A block the table could not keep is still counted, never credited as freed: a
+     * limit on what is kept then fails rather than passes. */
+    for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
+        credit_allocation(m, requested, usable);
+        m = open_meter(m->parent);
+    }
+}
+
+void meter_freed(void *p) {
+    uintptr_t a = (uintptr_t)p;
+    if (!a) return;
+    spin_lock(&table_lock);
+    if (!block_count) { spin_unlock(&table_lock); return; }
+    uint64_t i = home(a);
+    while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+    if (!blocks[i].address) { spin_unlock(&table_lock); return; }
+    metered_block b = blocks[i];
+    remove_at(i);
+    spin_unlock(&table_lock);
+    meter *m = open_meter(b.meter_id);
+    for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
+        credit_free(m, b.requested, b.usable);
+        m = open_meter(m->parent);
+    }
+}
+
+void meters_fork_prepare(void) { spin_lock(&table_lock); }
+void meters_fork_done(void) { spin_unlock(&table_lock); }
+
+/* ---- for meter_scopes.c, which opens and closes them (and flips the fast paths) ---- */
+
+bool meters_set_key(const void *key) {
+    if (!swift_task_localValueGet || !key) return false;
+    atomic_store(&task_local_key, key);
+    return true;
+}
+
+bool meters_have_key(void) { return atomic_load(&task_local_key) != NULL; }
+
+uint64_t meters_claim(uint64_t parent) {
+    for (uint32_t slot = 0; slot < PROFCTL_MAX_METERS; slot++) {
+        meter *m = &meters[slot];
+        uint64_t expected = 0;
+        /* Claim the slot with a placeholder no task holds, zero it, then publish its id. */
+        if (atomic_load_explicit(&m->id, memory_order_relaxed) != 0 ||
+            !atomic_compare_exchange_strong(&m->id, &expected, UINT64_MAX)) continue;
+        uint64_t generation = atomic_fetch_add(&next_generation, 1);
+        uint64_t id = (generation << SLOT_BITS) | slot;
+        m->parent = open_meter(parent) ? parent : 0;
+        atomic_store(&m->allocations, 0);
+        atomic_store(&m->requested, 0);
+        atomic_store(&m->usable, 0);
+        atomic_store(&m->frees, 0);
+        atomic_store(&m->freed_requested, 0);
+        atomic_store(&m->freed_usable, 0);
+        atomic_store(&m->live_blocks, 0);
+        atomic_store(&m->live, 0);
+        atomic_store(&m->peak, 0);
+        return id;
+    }
+    return 0;
+}
+
+void meters_publish(uint64_t id) {
+    atomic_store_explicit(&meters[id & (PROFCTL_MAX_METERS - 1)].id, id, memory_order_release);
+}
+
+static void read_meter(const meter *m, profctl_meter_result *out) {
+    memset(out, 0, sizeof *out);
+    out->allocations = atomic_load(&m->allocations);
+    out->requested_bytes = atomic_load(&m->requested);
+    out->usable_bytes = atomic_load(&m->usable);
+    out->frees = atomic_load(&m->frees);
+    out->freed_requested_bytes = atomic_load(&m->freed_requested);
+    out->freed_usable_bytes = atomic_load(&m->freed_usable);
+    int64_t live = atomic_load(&m->live);
+    out->live_requested_bytes = live > 0 ? (uint64_t)live : 0;
+    out->live_blocks = atomic_load(&m->live_blocks);
+    out->peak_requested_bytes = atomic_load(&m->peak);
+}
+
+int meters_read(uint64_t id, profctl_meter_result *result) {
+    meter *m = open_meter(id);
+    if (!m) { memset(result, 0, sizeof *result); return -1; }
+    read_meter(m, result);
+    return 0;
+}
+
+int meters_retire(uint64_t id, profctl_meter_result *result) {
+    meter *m = open_meter(id);
+    uint64_t expected = id;
+    if (!m || !atomic_compare_exchange_strong(&m->id, &expected, UINT64_MAX)) {
+        memset(result, 0, sizeof *result);
+        return -1;
+    }
+    read_meter(m, result);
+    return 0;
+}
+
+void meters_free_slot(uint64_t id) {
+    atomic_store_explicit(&meters[id & (PROFCTL_MAX_METERS - 1)].id, 0, memory_order_release);
+}
+
+void meters_forget_blocks(void) {
+    spin_lock(&table_lock);
+    if (blocks) memset(blocks, 0, (block_mask + 1) * sizeof(metered_block));
+    block_count = 0;
+    spin_unlock(&table_lock);
+}

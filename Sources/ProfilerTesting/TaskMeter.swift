@@ -1,0 +1,200 @@
+import CAllocationHooks
+import Synchronization
+
+private let warmed = Atomic<Bool>(false)
+
+/// What a measured stretch of a task's work did to the heap: its own allocations, on any
+/// thread its structured child tasks ran on, and which of those blocks were freed.
+public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
+    /// Allocations made (malloc, calloc, realloc's new block, aligned allocations).
+    public var allocations: UInt64
+    /// Requested bytes of those allocations, all of them (what pytest-memray calls allocated).
+    public var bytes: UInt64
+    /// Usable bytes the allocator handed back for them (at least `bytes`).
+    public var usableBytes: UInt64
+    /// Of its own blocks, how many were freed (on any thread), and their requested bytes.
+    public var frees: UInt64
+    public var freedBytes: UInt64
+    /// Of its own blocks, the requested bytes still live when it ended: what it kept.
+    public var retainedBytes: UInt64
+    public var retainedBlocks: UInt64
+    /// The highest number of its own requested bytes live at once while it ran.
+    public var peakBytes: UInt64
+
+    public init(allocations: UInt64 = 0, bytes: UInt64 = 0, usableBytes: UInt64 = 0, frees: UInt64 = 0,
+                freedBytes: UInt64 = 0, retainedBytes: UInt64 = 0, retainedBlocks: UInt64 = 0, peakBytes: UInt64 = 0) {
+        self.allocations = allocations
+        self.bytes = bytes
+        self.usableBytes = usableBytes
+        self.frees = frees
+        self.freedBytes = freedBytes
+        self.retainedBytes = retainedBytes
+        self.retainedBlocks = retainedBlocks
+        self.peakBytes = peakBytes
+    }
+
+    init(_ r: profctl_meter_result) {
+        self.init(allocations: r.allocations, bytes: r.requested_bytes, usableBytes: r.usable_bytes, frees: r.frees,
+                  freedBytes: r.freed_requested_bytes, retainedBytes: r.live_requested_bytes,
+                  retainedBlocks: r.live_blocks, peakBytes: r.peak_requested_bytes)
+    }
+
+    public var description: String {
+        "\(allocations) allocations, \(bytes) bytes allocated, peak \(peakBytes) bytes live, "
+            + "\(retainedBytes) bytes retained in \(retainedBlocks) blocks"
+    }
+}
+
+/// Why a stretch of work could not be measured.
+public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
+    /// The process's malloc is not profctl's: the test binary does not link ProfilerTesting's hooks.
+    case hooksInactive
+    /// swift_task_localValueGet is not in the process (no Swift concurrency runtime).
+    case noConcurrencyRuntime
+    /// PROFCTL_MAX_METERS meters are open at once.
+    case tooManyMeters
+    /// The child task that ran the body returned nothing (cannot happen: a task group with
+    /// one child yields its result).
+    case noChildResult
+
+    public var description: String {
+        switch self {
+        case .hooksInactive:
+            "cannot measure allocations: profctl's malloc hooks are not active in this process; "
+                + "add the ProfilerTesting product to the test target's dependencies (docs/testing.md)"
+        case .noConcurrencyRuntime:
+            "cannot measure allocations: the Swift concurrency runtime (swift_task_localValueGet) is not "
+                + "loaded in this process; build the tests with a Swift 6 toolchain"
+        case .tooManyMeters:
+            "cannot measure allocations: \(PROFCTL_MAX_METERS) measurements are already open at once; "
+                + "run fewer measured tests in parallel (.serialized)"
+        case .noChildResult:
+            "the measured child task returned no result; please report this as a profctl bug"
+        }
+    }
+}
+
+/// Measures a task's work, and its structured child tasks' (`async let`, task groups), on
+/// whatever threads they run: a **task meter**. Swift Testing runs tests in parallel and an
+/// async test resumes on any thread after a suspension, so a thread's figures would mix
+/// tests; a meter is bound in a task-local value, which the hooks read at every allocation
+/// while a meter is open (docs/testing.md, "Exactness").
+///
+///     let (value, figures) = try TaskMeter.measure { [1, 2, 3].map { $0 * 2 } }
+///
+/// Not counted: work on detached tasks and on threads the body starts (they inherit no
+/// task-local values). An unstructured `Task {}` inherits them: its allocations count
+/// while the meter is open.
+public enum TaskMeter {
+    @TaskLocal static var current: UInt64 = 0
+
+    /// The key the hooks read: the address of the TaskLocal object. Set once.
+    private static let keySet: Bool = {
+        let key = UnsafeRawPointer(Unmanaged.passUnretained($current).toOpaque())
+        return profctl_meters_set_key(key) == 0
+    }()
+
+    private static func open() throws(TaskMeterError) -> UInt64 {
+        guard keySet else { throw .noConcurrencyRuntime }
+        guard profctl_hooks_active() != 0 else { throw .hooksInactive }
+        let id = profctl_meter_open(current)
+        guard id != 0 else { throw .tooManyMeters }
+        return id
+    }
+
+    private static func close(_ id: UInt64) -> AllocationFigures {
+        var result = profctl_meter_result()
+        profctl_meter_close(id, &result)
+        return AllocationFigures(result)
+    }
+
+    /// The figures of the meter the calling task runs in so far (nil outside one).
+    public static var sofar: AllocationFigures? {
+        var result = profctl_meter_result()
+        return profctl_meter_read(current, &result) == 0 ? AllocationFigures(result) : nil
+    }
+
+    /// Runs `body` in a meter and returns its value with what it did to the heap. Blocks it
+    /// allocated and freed before this returns (on any thread) count as freed.
+    public static func measure<T>(_ body: () throws -> T) throws -> (T, AllocationFigures) {
+        let id = try open()
+        return try run(id, body)
+    }
+
+    /// Runs the measuring path once, unmeasured, the first time: the generic types it uses
+    /// (a task group of T, the task-local binding) have their metadata instantiated by the
+    /// Swift runtime on first use and kept for good, which would otherwise be counted (as
+    /// retained) in whichever test measures first.
+    static func warmUp() async {
+        guard !warmed.exchange(true, ordering: .relaxed) else { return }
+        _ = try? await measure { () async throws -> Void in await Task.yield() }
+    }
+
+    /// The async form: the body may suspend, hop threads and start child tasks. It runs in
+    /// a fresh child task, so that its figures do not depend on the calling task's history:
+    /// a task's allocator grows by slabs it keeps until the task ends, and a slab grown by
+    /// the body would otherwise be counted as retained (docs/testing.md, "Exactness").
+    public static func measure<T: Sendable>(
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> (T, AllocationFigures) {
+        let id = try open()
+        return try await run(id, body)
+    }
+
+    /// `body` measured, or run unmeasured after `unmeasurable` is told why (the limits'
+    /// way: they record an issue, and the body's own errors pass through untouched).
+    static func measureOrReport<T>(
+        _ body: () throws -> T, unmeasurable: (TaskMeterError) -> Void
+    ) throws -> (T, AllocationFigures?) {
+        let id: UInt64
+        do { id = try open() } catch {
+            unmeasurable(error)
+            return (try body(), nil)
+        }
+        let (value, figures) = try run(id, body)
+        return (value, figures)
+    }
+
+    static func measureOrReport<T: Sendable>(
+        _ body: @escaping @Sendable () async throws -> T, unmeasurable: (TaskMeterError) -> Void
+    ) async throws -> (T, AllocationFigures?) {
+        let id: UInt64
+        do { id = try open() } catch {
+            unmeasurable(error)
+            return (try await body(), nil)
+        }
+        let (value, figures) = try await run(id, body)
+        return (value, figures)
+    }
+
+    private static func run<T>(_ id: UInt64, _ body: () throws -> T) throws -> (T, AllocationFigures) {
+        let value: T
+        do {
+            value = try $current.withValue(id) { try body() }
+        } catch {
+            _ = close(id)
+            throw error
+        }
+        return (value, close(id))
+    }
+
+    /// The child task is created outside the meter (its task object is the caller's) and
+    /// binds the meter itself; everything it owns is freed when it ends, before the meter
+    /// closes.
+    private static func run<T: Sendable>(
+        _ id: UInt64, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> (T, AllocationFigures) {
+        let value: T
+        do {
+            value = try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await $current.withValue(id) { try await body() } }
+                guard let value = try await group.next() else { throw TaskMeterError.noChildResult }
+                return value
+            }
+        } catch {
+            _ = close(id)
+            throw error
+        }
+        return (value, close(id))
+    }
+}

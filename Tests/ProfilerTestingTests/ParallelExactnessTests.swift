@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import ProfilerTesting
+
+/// The meters' promise under Swift Testing's parallel execution: a measured task's figure is
+/// its own. Fifty measured workloads (sync, async with suspensions, task groups, async let,
+/// detached work) run at once beside tasks that allocate heavily, ten times; each figure
+/// must equal the one it has measured alone.
+@Suite struct ParallelExactnessTests {
+    /// Blocks of the given sizes, kept until `free`: each malloc's pointer escapes into a
+    /// global sink, so the optimizer cannot drop the pair.
+    static func allocate(_ sizes: [Int]) -> [Int] {
+        sizes.map { size in
+            let p = malloc(size)
+            if let p { memset(p, 1, size) }
+            return Int(bitPattern: p)
+        }
+    }
+
+    static func release(_ blocks: [Int]) {
+        for b in blocks { free(UnsafeMutableRawPointer(bitPattern: b)) }
+    }
+
+    /// Workload `i`: five kinds, sizes varying with i.
+    @Sendable static func workload(_ i: Int) async {
+        let base = 64 + 16 * i
+        switch i % 5 {
+        case 0: // sync: allocate, free half, keep nothing
+            let kept = allocate([base, base * 2, base * 3])
+            release(allocate([base * 4]))
+            release(kept)
+        case 1: // async: suspensions between allocations, so it resumes on other threads
+            var kept = allocate([base])
+            for _ in 0..<5 {
+                await Task.yield()
+                kept += allocate([base * 2])
+            }
+            release(kept)
+        case 2: // a task group: four children allocate on their own threads
+            await withTaskGroup(of: Void.self) { group in
+                for k in 1...4 {
+                    group.addTask { release(allocate([base * k, 32])) }
+                }
+            }
+        case 3: // async let
+            async let a: Void = release(allocate([base, base]))
+            async let b: Void = release(allocate([base * 3]))
+            _ = await (a, b)
+        default: // detached work: not counted (no task-local values), its task object is
+            let t = Task.detached { release(allocate([base * 100])) }
+            await t.value
+            release(allocate([base]))
+        }
+    }
+
+    /// Allocation-heavy work nobody measures.
+    @Sendable static func noise(_ seed: Int) async {
+        for round in 0..<200 {
+            var d: [String: [Int]] = [:]
+            for k in 0..<20 { d["key \(seed) \(round) \(k)"] = Array(repeating: k, count: 8 + k) }
+            release(allocate([48 + seed, 4096]))
+            if round % 10 == 0 { await Task.yield() }
+            #expect(d.count == 20)
+        }
+    }
+
+    /// Kinds whose figure includes runtime work that depends on the schedule: awaiting a
+    /// detached task that has not finished yet adds a waiter record (48 B) or not; a
+    /// suspension or a child task that has the pool start a worker thread adds that
+    /// thread's bookkeeping (64 B blocks, kept while the thread lives). Measured over four
+    /// runs of this test: 0 to 46 of the 300 figures of these kinds differed by one or two
+    /// such blocks; the 200 of the sync and async-let kinds never did.
+    static let schedulingDependent: Set<Int> = [1, 2, 4]
+
+    struct Key: Hashable { let allocations, bytes, retained, peak: UInt64 }
+
+    /// The figures compared: peak only where the work is sequential (children's frees
+    /// interleave with their siblings' allocations in an order the scheduler picks).
+    static func key(_ f: AllocationFigures, _ i: Int) -> Key {
+        Key(allocations: f.allocations, bytes: f.bytes, retained: f.retainedBytes,
+            peak: [2, 3].contains(i % 5) ? 0 : f.peakBytes)
+    }
+
+    @Test func fiftyMeasuredTasksBesideNoiseMatchTheirFiguresAlone() async throws {
+        let count = 50
+        for i in 0..<count { _ = try await TaskMeter.measure { await Self.workload(i) } } // first-use costs out
+        var alone: [Key] = []
+        for i in 0..<count {
+            let (_, f) = try await TaskMeter.measure { await Self.workload(i) }
+            alone.append(Self.key(f, i))
+        }
+        #expect(alone.allSatisfy { $0.allocations > 0 && $0.retained == 0 }, "\(alone)")
+        for run in 1...10 {
+            let together = try await withThrowingTaskGroup(of: (Int, Key)?.self) { group in
+                for n in 0..<8 { group.addTask { await Self.noise(n); return nil } }
+                for i in 0..<count {
+                    group.addTask {
+                        let (_, f) = try await TaskMeter.measure { await Self.workload(i) }
+                        return (i, Self.key(f, i))
+                    }
+                }
+                var figures = [Key?](repeating: nil, count: count)
+                for try await result in group { if let (i, k) = result { figures[i] = k } }
+                return figures
+            }
+            for i in 0..<count {
+                if Self.schedulingDependent.contains(i % 5) {
+                    // Known, and shown as such: the runtime's own work in the measured task
+                    // depends on the schedule (docs/testing.md, "Exactness").
+                    withKnownIssue(isIntermittent: true) {
+                        #expect(together[i] == alone[i], "run \(run), workload \(i) (kind \(i % 5))")
+                    }
+                } else {
+                    #expect(together[i] == alone[i], "run \(run), workload \(i) (kind \(i % 5))")
+                }
+            }
+        }
+    }
+}
