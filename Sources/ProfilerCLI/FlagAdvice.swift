@@ -26,7 +26,7 @@ public enum FlagAdvice {
         case let check as CheckError: advice(for: check)
         case let sites as SiteError: advice(for: sites)
         case let types as TypeCaptureError: advice(for: types)
-        case let name as UnknownNameError where name.kind == "exact metric" && name.name.contains(MetricCatalog.latencyMarker):
+        case let name as UnknownNameError where name.kind == "exact metric" && LatencyName.isLatency(name.name):
             "Set the latency test with --alpha, --min-effect and --min-effect-ns"
         default: nil
         }

@@ -15,7 +15,7 @@ struct TrendCommand: ParsableCommand, Exemplified {
         commandName: "trend",
         abstract: "One metric of one scenario over its last runs: date, commit, value, and where its level shifted.",
         discussion: """
-            Metric names are report columns (docs/schema.md), allocations_per_instance, or \
+            Metric names are report columns (docs/schema.md), \(RunMetric.allCases.map(\.name).joined(separator: ", ")), or \
             latencies like create_ns@build. Each (component, strategy) the options leave open \
             is a series of its own, with its component and strategy on every row; with \
             several, stderr names them all. A name that does not exist exits 64 with the \

@@ -67,7 +67,7 @@ struct CheckEngineTests {
         // (before regions saw exact-split usable sizes: docs/hooks.md).
         func perInstance(_ value: Double) -> Metric {
             Metric(key: key("allocations_per_instance", strategy: "lazy"), value: value, polarity: .smallerIsBetter,
-                   slack: MetricCatalog.allocationsPerRunSlack / 5 + 0.01)
+                   slack: RunMetric.allocationsPerInstance.slack(measured: 5))
         }
         let noise = CheckEngine.compare(current: [perInstance(7.4)], baselines: [[perInstance(7.6)]])
         #expect(noise.map(\.status) == [.pass])

@@ -78,7 +78,7 @@ struct TrendHistoryTests {
                 let key = MetricKey(scenario: "", component: line.component, strategy: line.strategy, name: line.metric)
                 #expect(line.points.map(\.run) == runs)
                 #expect(line.points.map(\.value) == perRun.map { $0[key]?.value }, "\(scenario) \(key)")
-                #expect(line.points.map(\.slack) == perRun.map { $0[key]?.slack ?? 0 }, "\(scenario) \(key)")
+                #expect(line.points.map(\.slack) == perRun.map { $0[key]?.slack?.amount ?? 0 }, "\(scenario) \(key)")
             }
         }
     }

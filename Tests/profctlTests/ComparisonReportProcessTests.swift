@@ -34,7 +34,8 @@ struct ComparisonReportProcessTests {
         let html = try String(contentsOf: folder.url.appendingPathComponent("r.html"), encoding: .utf8)
         let columns = Self.headers(html)
         #expect(columns == ["component", "strategy", "instances", "bytes_per_instance", "allocations_per_instance",
-                            "temporary_bytes_per_instance", "baseline_strategy", "saved_bytes", "savings_pct"], "\(columns)")
+                            "temporary_bytes_per_instance", "baseline_strategy", "saved_bytes", "savings_pct",
+                            "retains_per_instance", "releases_per_instance"], "\(columns)")
         let titles = Self.chartTitles(html)
         #expect(titles.contains("Allocations per instance"), "\(titles)")
         // Avatar and ProfileCard free nothing while built: a chart of zeros says nothing the
@@ -60,7 +61,8 @@ struct ComparisonReportProcessTests {
                                        in: folder.url).status == 0)
         let csv = try ProfctlProcess.run(["report", "--db", "c.sqlite", "--format", "csv"], in: folder.url)
         #expect(csv.stdout.hasPrefix("component,strategy,instances,bytes_per_instance,allocations_per_instance,temporary_bytes_per_instance,"
-                                     + "baseline_strategy,saved_bytes,savings_pct,break_even_pct\r\n"), "\(csv.stdout)")
+                                     + "baseline_strategy,saved_bytes,savings_pct,break_even_pct,retains_per_instance,releases_per_instance\r\n"),
+                "\(csv.stdout)")
     }
 
     @Test("merge copies what building cost: the merged file reports the same temporaries and size classes as its input")

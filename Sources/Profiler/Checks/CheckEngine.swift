@@ -188,10 +188,10 @@ package enum CheckEngine {
 
     static func judgeExact(_ key: MetricKey, _ baseline: Double, _ metric: Metric, _ tolerance: Tolerance) -> Verdict {
         let worse = metric.polarity == .smallerIsBetter ? metric.value - baseline : baseline - metric.value
-        let allowed = tolerance.allowance(for: baseline) + metric.slack
+        let allowed = tolerance.allowance(for: baseline) + (metric.slack?.amount ?? 0)
         let epsilon = 1e-9
         let status: Verdict.Status = worse > allowed + epsilon ? .regression : (worse < -(allowed + epsilon) ? .improvement : .pass)
-        let slack = metric.slack > 0 ? "\(SQLValue.numberText(MetricCatalog.allocationsPerRunSlack)) allocations per run (±\(SQLValue.numberText((metric.slack * 10_000).rounded() / 10_000)))" : nil
+        let slack = metric.slack.map { "\($0.reason) (±\(SQLValue.numberText(($0.amount * 10_000).rounded() / 10_000)))" }
         let note = tolerance.allowance(for: baseline) > 0
             ? "tolerance \(tolerance)" + (slack.map { " + " + $0 } ?? "")
             : slack.map { "exact but " + $0 } ?? "exact"

@@ -54,7 +54,7 @@ package struct ScenarioNames: Sendable, Equatable {
             """, [.text(scenario)])
         strategies.formUnion(stored.compactMap { $0[1].string })
         let components = Set(stored.compactMap { $0[0].string }.filter { !$0.isEmpty })
-        var primary: Set<String> = [MetricCatalog.allocationsPerInstance], derived: Set<String> = []
+        var primary = Set(RunMetric.allCases.map(\.name)), derived: Set<String> = []
         for report in reports {
             for column in try db.table("SELECT * FROM \(report.view) LIMIT 0", []).columns {
                 guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column, in: report), !RunReport.runColumns.contains(column),
@@ -62,12 +62,13 @@ package struct ScenarioNames: Sendable, Equatable {
                 if role == .primary { primary.insert(column) } else { derived.insert(column) }
             }
         }
+        let timed = LatencyName.kindFilter("x.kind")
         let latencies = try db.rows("""
-            SELECT DISTINCT x.kind || ? || st.name FROM step_rollups x JOIN runs r ON r.run_key = x.run_key
+            SELECT DISTINCT x.kind, st.name FROM step_rollups x JOIN runs r ON r.run_key = x.run_key
             JOIN steps st ON st.run_key = x.run_key AND st.step = x.step
-            WHERE r.scenario = ? AND x.kind IN ('create', 'realize')
-            """, [.text(MetricCatalog.latencyMarker), .text(scenario)])
-        primary.formUnion(latencies.compactMap { $0.first?.string })
+            WHERE r.scenario = ? AND \(timed.sql)
+            """, [.text(scenario)] + timed.parameters)
+        primary.formUnion(latencies.map { LatencyName(kind: $0[0].string ?? "", step: $0[1].string ?? "").name })
         return ScenarioNames(scenario: scenario, recorded: !runs.isEmpty, strategies: strategies, components: components,
                              primaryMetrics: primary, derivedMetrics: derived)
     }
@@ -83,7 +84,7 @@ package struct ScenarioNames: Sendable, Equatable {
             throw UnknownNameError(kind: "component", name: component, origin: origin, scope: scope, known: components.sorted(),
                                    hint: components.isEmpty ? "\(scenario)'s report has no per-component rows; leave component out" : nil)
         }
-        if let metric, !metrics.contains(metric), recorded || !metric.contains(MetricCatalog.latencyMarker) {
+        if let metric, !metrics.contains(metric), recorded || !LatencyName.isLatency(metric) {
             throw UnknownNameError(kind: "metric", name: metric, origin: origin, scope: scope, known: metrics.sorted())
         }
     }
@@ -108,11 +109,11 @@ package enum CheckNames {
         guard !toleranceMetrics.isEmpty else { return }
         let all = try ScenarioNames.knownScenarios(in: db).map { try ScenarioNames.load($0, in: db) }
         // Tolerances apply to exact metrics; latencies are decided by the statistical test.
-        let exact = Set(all.flatMap(\.primaryMetrics).filter { !$0.contains(MetricCatalog.latencyMarker) })
+        let exact = Set(all.flatMap(\.primaryMetrics).filter { !LatencyName.isLatency($0) })
         let derived = Set(all.flatMap(\.derivedMetrics))
         for metric in toleranceMetrics where !exact.contains(metric) {
             let hint = derived.contains(metric) ? "\(metric) is derived from other figures and not gated, so a tolerance for it would do nothing"
-                : metric.contains(MetricCatalog.latencyMarker) ? "latencies are judged by the statistical test (its alpha and minimum effects), not tolerances"
+                : LatencyName.isLatency(metric) ? "latencies are judged by the statistical test (its alpha and minimum effects), not tolerances"
                 : nil
             throw UnknownNameError(kind: "exact metric", name: metric, origin: "\(origin) \(metric)", known: exact.sorted(), hint: hint)
         }

@@ -40,12 +40,12 @@ package struct Metric: Sendable, Equatable {
     package let kind: Kind
     /// Primary figures are gated against the baseline; derived ones are shown as context.
     package let role: MetricRole
-    /// How far an exact figure may move between identical runs (0 for bytes): a change
-    /// within it is not a regression. See `MetricCatalog.allocationMetrics`.
-    package let slack: Double
+    /// How far an exact figure may move between identical runs (nil for bytes: none): a
+    /// change within it is not a regression. See `RunMetric.slackPerRun`.
+    package let slack: Slack?
 
     package init(key: MetricKey, value: Double, polarity: Polarity, kind: Kind = .exact, role: MetricRole = .primary,
-                slack: Double = 0) {
+                slack: Slack? = nil) {
         self.key = key
         self.value = value
         self.polarity = polarity

@@ -26,21 +26,21 @@ package enum MetricCatalog {
         return .metric(declared.role, polarity)
     }
 
-    /// Allocations a run may gain or lose between identical recordings (see allocationMetrics).
-    package static let allocationsPerRunSlack = 2.0
-
-    /// The metric every run has besides its report columns, from the rollups.
-    package static let allocationsPerInstance = "allocations_per_instance"
-
-    /// Latency metric names look like `create_ns@build`: an event kind, `_ns@`, a step.
-    package static let latencyMarker = "_ns@"
-
+    /// Every metric of one run: its report columns, the RunMetrics, its latencies.
     package static func metrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
-        try reportMetrics(of: run, in: db) + allocationMetrics(of: run, in: db) + latencyMetrics(of: run, in: db)
+        try metrics(of: [run], in: db).first ?? []
     }
 
-    static func reportMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
-        reportMetrics(in: try RunReport.load(run, measure: .requested, catalog: try BuiltInScenarios.reportCatalog(in: db), from: db))
+    /// The metrics of many runs, in their order (the one place the list is put together).
+    /// With a `name`, only its family is read: a latency's name reads latencies, any other
+    /// name the exact figures (report columns and RunMetrics); the caller picks the name out.
+    package static func metrics(of runs: [RunInfo], family name: String? = nil, in db: any SQLRowSource) throws -> [[Metric]] {
+        let exact = name.map { !LatencyName.isLatency($0) } ?? true
+        let latencies = name.map(LatencyName.isLatency) ?? true
+        let reports = exact ? try reportMetrics(of: runs, in: db) : runs.map { _ in [] }
+        return try zip(runs, reports).map { run, report in
+            (exact ? report + (try runMetrics(of: run, in: db)) : []) + (latencies ? try latencyMetrics(of: run, in: db) : [])
+        }
     }
 
     /// The report metrics of many runs, in their order, each report's view read once for
@@ -67,25 +67,9 @@ package enum MetricCatalog {
         return metrics
     }
 
-    /// Allocations per instance, from the rollups: a count, exact.
-    /// Allocations per instance, gated with a slack of two allocations per run (over all
-    /// its instances and repeats), plus the 0.01 the value is rounded to. The count includes
-    /// temporary blocks (allocated and freed inside one measured step), and which of those
-    /// happen can change between identical runs while the bytes kept do not: live-room's
-    /// comment-row realize made 33 allocations with 3 freed at once, or 32 with 2, keeping
-    /// the same 5,570 bytes; composite-cell's first template cell made 133 or 135
-    /// (docs/ci.md). Bytes stay exact.
-    static func allocationMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
-        try db.rows("""
-            SELECT x.component, x.strategy, CAST(x.allocations AS REAL) / (x.instances * x.repeats), x.instances * x.repeats
-            FROM rollups x JOIN runs r ON r.run_key = x.run_key WHERE r.run_id = ?
-            """, [.text(run.runID)]).map { row in
-            let measured = max(1, row[3].double ?? 1)
-            return Metric(key: MetricKey(scenario: run.scenario, component: row[0].string ?? "", strategy: row[1].string ?? "",
-                                         name: allocationsPerInstance),
-                          value: ((row[2].double ?? 0) * 100).rounded() / 100, polarity: .smallerIsBetter,
-                          slack: Self.allocationsPerRunSlack / measured + 0.01)
-        }
+    /// Every RunMetric of one run, from its rollups.
+    static func runMetrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
+        try RunMetric.allCases.flatMap { try $0.metrics(of: run, in: db) }
     }
 
     /// Median duration per repeat of each (step, component, strategy) for create and
@@ -100,15 +84,16 @@ package enum MetricCatalog {
             WHERE r.run_id = ?
             """, [.text(run.runID)])
         if rows.isEmpty {
+            let timed = LatencyName.kindFilter("kind")
             rows = try db.rows("""
                 SELECT 0, step, component, strategy, kind, duration_ns_median FROM step_summary
-                WHERE run_id = ? AND kind IN ('create', 'realize')
-                """, [.text(run.runID)])
+                WHERE run_id = ? AND \(timed.sql)
+                """, [.text(run.runID)] + timed.parameters)
         }
         var medians: [MetricKey: [Double]] = [:]
         for row in rows {
             let key = MetricKey(scenario: run.scenario, component: row[2].string ?? "", strategy: row[3].string ?? "",
-                                name: "\(row[4].string ?? "")\(latencyMarker)\(row[1].string ?? "")")
+                                name: LatencyName(kind: row[4].string ?? "", step: row[1].string ?? "").name)
             medians[key, default: []].append(row[5].double ?? 0)
         }
         // In key order: a dictionary's order changes from one process to the next, and a

@@ -23,7 +23,7 @@ package struct TrendSeries: Sendable, Equatable {
 
     /// Latencies vary from run to run and need statistics to find a change; bytes and
     /// counts repeat exactly.
-    package var isLatency: Bool { metric.contains(MetricCatalog.latencyMarker) }
+    package var isLatency: Bool { LatencyName.isLatency(metric) }
 }
 
 package enum Trend {
@@ -40,25 +40,15 @@ package enum Trend {
         var values: [[MetricKey: (value: Double, slack: Double)]] = []
         var keys: [MetricKey] = []
         var known: Set<MetricKey> = []
-        let wantsExact = metric.map { !$0.contains(MetricCatalog.latencyMarker) } ?? true
         // Each report view read once for all the runs: read run by run, the view is
         // computed over the whole history every time.
-        let reportMetrics = wantsExact ? try MetricCatalog.reportMetrics(of: runs, in: db) : []
-        for (index, run) in runs.enumerated() {
-            var metrics: [Metric] = []
-            if wantsExact {
-                metrics += reportMetrics[index] + (try MetricCatalog.allocationMetrics(of: run, in: db))
-            }
-            if metric.map({ $0.contains(MetricCatalog.latencyMarker) }) ?? true {
-                // Latencies come from a dictionary: sorted, so series come in the same order every time.
-                metrics += try MetricCatalog.latencyMetrics(of: run, in: db).sorted { $0.key < $1.key }
-            }
+        for metrics in try MetricCatalog.metrics(of: runs, family: metric, in: db) {
             var byKey: [MetricKey: (value: Double, slack: Double)] = [:]
             for m in metrics where (metric.map { m.key.name == $0 } ?? true) && (component.map { m.key.component == $0 } ?? true)
                 && (strategy.map { m.key.strategy == $0 } ?? true) {
                 // Keys without the scenario: a series spans runs.
                 let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: m.key.name)
-                if byKey[key] == nil { byKey[key] = (m.value, m.slack) }
+                if byKey[key] == nil { byKey[key] = (m.value, m.slack?.amount ?? 0) }
                 if known.insert(key).inserted { keys.append(key) }
             }
             values.append(byKey)

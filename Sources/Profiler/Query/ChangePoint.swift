@@ -88,7 +88,7 @@ package struct ChangePointParameters: Sendable, Equatable {
 
 /// Change points of an exact series (bytes, counts): a new level begins at each value that
 /// differs from the one before it by more than the slack both allow (0 for bytes; see
-/// MetricCatalog.allocationMetrics for counts). No statistics: the figures repeat exactly.
+/// RunMetric.slackPerRun for counts). No statistics: the figures repeat exactly.
 package enum ExactChanges {
     /// The change points of `values`, where `slack[i]` is how far `values[i]` may move
     /// between identical runs.
