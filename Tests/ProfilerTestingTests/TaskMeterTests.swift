@@ -34,9 +34,10 @@ import Testing
             }
         }
         #expect(f.bytes >= 10_000)
-        // The four blocks are freed; what may remain is the pool's bookkeeping when a child
-        // had it start a worker thread (64-72 B, kept while the thread lives; docs/testing.md).
-        #expect(f.retainedBytes <= 128, "\(f)")
+        // The four blocks are freed: less stays than the smallest of them. What may remain is
+        // the pool's bookkeeping when children had it start worker threads (64-72 B each,
+        // kept while the thread lives; docs/testing.md): 200 B once in the full suite.
+        #expect(f.retainedBytes < 1000, "\(f)")
         #expect(f.peakBytes >= 4000)
     }
 

@@ -254,6 +254,16 @@ struct EventKindTests {
         let table = try db.rows("SELECT kind_id, name FROM event_kinds ORDER BY kind_id")
         #expect(table == EventKind.allCases.map { [.integer($0.code), .text($0.rawValue)] })
     }
+
+    @Test("docs/schema.md lists every kind with the code events store")
+    func codesMatchTheSchemaDoc() throws {
+        let doc = try String(contentsOf: SchemaDocTests.schemaDoc, encoding: .utf8)
+        let start = try #require(doc.range(of: "`event_kinds (kind_id, name)` holds"))
+        let paragraph = doc[start.upperBound...].prefix { $0 != "#" }.replacingOccurrences(of: "\n", with: " ")
+        for kind in EventKind.allCases {
+            #expect(paragraph.contains("\(kind.code) `\(kind.rawValue)`"), "\(kind) is not listed as \(kind.code) in docs/schema.md")
+        }
+    }
 }
 
 /// The places the consumer thread of a test saw, read after it signalled.

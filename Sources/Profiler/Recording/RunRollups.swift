@@ -338,17 +338,20 @@ struct RunRollups {
     /// The same figures by a GROUP BY, for a subject whose series revisit instances.
     private func groupInstances(subject: Int64, repeatIndex: Int, _ body: (InstanceFigures) -> Void) throws {
         let statement = try db.prepare("""
-            SELECT MAX(x.kind_id = 0),
-                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.allocations ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id IN (0, 1) THEN e.requested_bytes + e.usable_extra_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id = 5 THEN -e.requested_bytes ELSE 0 END),
-                   SUM(CASE WHEN x.kind_id = 5 THEN -(e.requested_bytes + e.usable_extra_bytes) ELSE 0 END)
+            SELECT MAX(x.kind_id = ?4),
+                   SUM(CASE WHEN x.kind_id IN (?4, ?5) THEN e.allocations ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (?4, ?5) THEN e.requested_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id IN (?4, ?5) THEN e.requested_bytes + e.usable_extra_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id = ?6 THEN -e.requested_bytes ELSE 0 END),
+                   SUM(CASE WHEN x.kind_id = ?6 THEN -(e.requested_bytes + e.usable_extra_bytes) ELSE 0 END)
             FROM event_series x JOIN events e ON e.series_id = x.series_id
-            WHERE x.run_key = ? AND x.subject_id = ? AND x.repeat = ?
+            WHERE x.run_key = ?1 AND x.subject_id = ?2 AND x.repeat = ?3
             GROUP BY e.instance
             """)
-        try statement.bind([.integer(runKey), .integer(subject), .init(repeatIndex)])
+        // The kinds' codes come from EventKind, their one source (QueryAndRecorderTests holds
+        // the event_kinds table to them).
+        try statement.bind([.integer(runKey), .integer(subject), .init(repeatIndex),
+                            .integer(EventKind.create.code), .integer(EventKind.realize.code), .integer(EventKind.release.code)])
         while try statement.step() {
             body(InstanceFigures(created: statement.value(at: 0).int64 == 1, allocations: statement.value(at: 1).int64 ?? 0,
                                  requested: statement.value(at: 2).int64 ?? 0, usable: statement.value(at: 3).int64 ?? 0,
