@@ -56,18 +56,8 @@ struct Types: ParsableCommand, Exemplified {
 
     func validate() throws {
         try OutputPath.validate(output)
-        if runReference?.isEmpty == true { throw ValidationError("--run is empty; give a run id (profctl runs), or latest") }
-        if scenario?.isEmpty == true { throw ValidationError("--scenario is empty; give a scenario name (profctl scenarios)") }
+        try RunListingOptions.validate(runReference: runReference, scenario: scenario, diff: diff, mismatch: mismatch, kind: kind)
         if typeName?.isEmpty == true { throw ValidationError("--type is empty; give a type name as `profctl types` lists it") }
-        if diff.isEmpty && (mismatch.allowEnvMismatch || mismatch.allowParameterMismatch) {
-            throw ValidationError("--allow-env-mismatch and --allow-param-mismatch apply to --diff A B; leave them out")
-        }
-        if !diff.isEmpty && diff.count != 2 { throw ValidationError("--diff takes two runs, A and B (got \(diff.count))") }
-        if !diff.isEmpty && runReference != nil { throw ValidationError("--diff names its two runs; leave out --run") }
-        if let kind, EventKind(rawValue: kind) == nil {
-            throw ValidationError("--kind \(kind) is not an event kind; valid choices: "
-                                  + EventKind.allCases.map(\.rawValue).joined(separator: ", "))
-        }
     }
 
     func run() throws {
