@@ -90,6 +90,35 @@ struct PictureTests {
         #expect(AxisScale.roundStep(228) == 500 && AxisScale.roundStep(200) == 200 && AxisScale.roundStep(0.03) == 0.05)
     }
 
+    @Test("whatif's curves tick capacity at round powers of ten on a log axis: '5.5 KiB, 30.9 KiB, 994.1 KiB' were the points' own capacities")
+    func curveTicks() throws {
+        let capacities: [Double] = [5588, 31677, 179_573, 1_017_962, 5_770_633, 77_886_300]
+        let svg = SVGChart.curves(title: "Hit ratio by capacity in bytes, log scale", xUnit: "bytes", unit: "%", xs: capacities,
+                                  series: [.init(name: "lru", values: [0, 0.1, 1, 6, 31, 99.8])])
+        let xLabels = svg.components(separatedBy: "class=\"axis xtick\"").dropFirst().compactMap { part in
+            part.split(separator: ">", maxSplits: 1).last.flatMap { $0.split(separator: "<").first }.map(String.init)
+        }
+        #expect(xLabels == ["1 KiB", "10 KiB", "100 KiB", "1,000 KiB", "10,000 KiB", "100,000 KiB"])
+        #expect(!svg.contains(">5.5 KiB<") && !svg.contains(">994.1 KiB<"))
+        // Each point sits where its capacity is on the log axis: 10 KiB and 100 KiB's ticks
+        // bracket 31,677 B, and the points go left to right in capacity order.
+        func numbers(_ attribute: String, after marker: String) -> [Double] {
+            svg.components(separatedBy: marker).dropFirst().compactMap { part in
+                part.components(separatedBy: "\(attribute)=\"").dropFirst().first?.split(separator: "\"").first.flatMap { Double($0) }
+            }
+        }
+        // The x of each tick's label: the last `<text x=` before each xtick class.
+        let tickXs = svg.components(separatedBy: "class=\"axis xtick\"").dropLast().compactMap { part in
+            part.components(separatedBy: "<text x=\"").last?.split(separator: "\"").first.flatMap { Double($0) }
+        }
+        let pointXs = numbers("cx", after: "<circle")
+        #expect(pointXs.count == capacities.count && pointXs == pointXs.sorted())
+        #expect(tickXs.count == 6)
+        let (tenKiB, hundredKiB) = (try #require(tickXs.dropFirst(1).first), try #require(tickXs.dropFirst(2).first))
+        #expect(tenKiB < pointXs[1] && pointXs[1] < hundredKiB)
+        #expect(svg.contains("data-xunit=\"bytes\"") && svg.contains("data-xlog=\"1\""))
+    }
+
     @Test("a tooltip gives a value exactly, with its binary size beside")
     func exactValues() {
         #expect(AxisScale.exact(912_000, unit: "bytes") == "912,000 B (890.6 KiB)")

@@ -18,6 +18,10 @@
   document.querySelectorAll('svg.chart:not(.icicle)').forEach(function (svg) {
     var ticks = [].map.call(svg.querySelectorAll('text.tick'), function (t) { return [t.textContent, +t.getAttribute('data-value')]; });
     out.axes.push({ chart: where(svg), unit: svg.getAttribute('data-unit'), log: svg.hasAttribute('data-log'), ticks: ticks });
+    // A chart over numeric x values (whatif's curves) has a second axis, ticked the same way.
+    var xticks = [].map.call(svg.querySelectorAll('text.xtick'), function (t) { return [t.textContent, +t.getAttribute('data-value')]; });
+    if (xticks.length || svg.hasAttribute('data-xunit'))
+      out.axes.push({ chart: where(svg) + ' (x)', unit: svg.getAttribute('data-xunit'), log: svg.hasAttribute('data-xlog'), ticks: xticks });
   });
   document.querySelectorAll('svg[data-chart="timeline"]').forEach(function (svg) {
     var s = svg.closest('section'), values = [].map.call(svg.querySelectorAll('circle[data-value]'), function (c) { return +c.getAttribute('data-value'); });

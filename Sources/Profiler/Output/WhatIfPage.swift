@@ -1,9 +1,8 @@
 import ProfilerModel
 
 /// `profctl whatif --format html`: the miss-ratio curves as charts (hit ratio, and the
-/// most bytes held, against capacity, one line per policy) above the table. Capacities
-/// are spaced evenly as drawn, so the grid's equal factors make a log-scale axis; a policy
-/// without a capacity is drawn flat, at its one value, for reference.
+/// most bytes held, against capacity on a log axis with round ticks, one line per policy)
+/// above the table; the policies without a capacity as bars beside them.
 package enum WhatIfPage {
     package static func render(_ table: ResultTable, title: String) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -44,11 +43,11 @@ package enum WhatIfPage {
                     })
                 }
             }
-            let steps = capacities.map { unit == "bytes" ? AxisScale.bytes(Int($0)) : String($0) }
-            charts.append(SVGChart.lines(title: "Hit ratio by capacity in \(unit), log scale", unit: "%",
-                                         steps: steps, series: series(ratioColumn, scale: 100)))
-            charts.append(SVGChart.lines(title: "Most bytes held by capacity in \(unit), log scale", unit: "bytes",
-                                         steps: steps, series: series(bytesColumn)))
+            let xs = capacities.map(Double.init), xUnit = unit == "bytes" ? "bytes" : "count"
+            charts.append(SVGChart.curves(title: "Hit ratio by capacity in \(unit), log scale", xUnit: xUnit, unit: "%",
+                                          xs: xs, series: series(ratioColumn, scale: 100)))
+            charts.append(SVGChart.curves(title: "Most bytes held by capacity in \(unit), log scale", xUnit: xUnit, unit: "bytes",
+                                          xs: xs, series: series(bytesColumn)))
         }
         if !unbounded.isEmpty {
             charts.append(SVGChart.bars(title: "Hit ratio of the policies without a capacity", unit: "%",
