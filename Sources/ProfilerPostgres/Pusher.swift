@@ -79,6 +79,7 @@ package enum Pusher {
                         kinds: [String: Int64]) throws -> Int? {
         if try store.scalar("SELECT 1 FROM runs WHERE run_id = $1", [.text(runID)]) != nil { return nil }
         let subjects = try subjectIDs(for: runID, local: local, store: store)
+        let typeNames = try typeNameIDs(for: runID, local: local, store: store)
         return try store.transaction { () throws -> Int? in
             let placeholders = (1...RunTables.runColumns.count).map { "$\($0)" }.joined(separator: ", ")
             let inserted = try store.query(
@@ -104,7 +105,10 @@ package enum Pusher {
                 }
             }
             // Step numbers are the file's (steps is copied as it is), so a series keeps its step.
-            return try copyEvents(runID: runID, runKey: runKey, local: local, store: store, subjects: subjects, kinds: kinds)
+            let events = try copyEvents(runID: runID, runKey: runKey, local: local, store: store, subjects: subjects, kinds: kinds)
+            _ = try copyObjectTypes(runID: runID, runKey: runKey, local: local, store: store, subjects: subjects, kinds: kinds,
+                                    typeNames: typeNames)
+            return events
         }
     }
 
@@ -113,8 +117,12 @@ package enum Pusher {
     /// pushers never deadlock on them; an unused subject is harmless).
     static func subjectIDs(for runID: String, local: SQLiteConnection, store: PostgresConnection) throws -> [String: Int64] {
         let pairs = try local.rows("""
-            SELECT DISTINCT s.component, s.strategy FROM event_series x JOIN runs r ON r.run_key = x.run_key
-            JOIN subjects s ON s.subject_id = x.subject_id WHERE r.run_id = ? ORDER BY s.component, s.strategy
+            SELECT s.component, s.strategy FROM event_series x JOIN runs r ON r.run_key = x.run_key
+            JOIN subjects s ON s.subject_id = x.subject_id WHERE r.run_id = ?1
+            UNION
+            SELECT s.component, s.strategy FROM object_types t JOIN runs r ON r.run_key = t.run_key
+            JOIN subjects s ON s.subject_id = t.subject_id WHERE r.run_id = ?1
+            ORDER BY 1, 2
             """, [.text(runID)]).compactMap { row -> (String, String)? in
             guard let component = row[0].string, let strategy = row[1].string else { return nil }
             return (component, strategy)

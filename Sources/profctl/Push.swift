@@ -15,7 +15,8 @@ struct Push: ParsableCommand, Exemplified {
         discussion: """
             Runs are keyed by their UUID: a run already in the store is skipped, so pushing \
             twice adds nothing and many machines can push at once. Each run is copied in one \
-            transaction (with its events, rollups, steps, samples and metrics), so a \
+            transaction (with its events, rollups, steps, samples, metrics, lifetimes, \
+            declaration and the object types of --types; not yet its allocation sites), so a \
             half-pushed run is never visible. Baselines follow their run unless the store \
             already has one by that name. Aborted and running runs stay local unless \
             --include-incomplete. The local file is only read. The store's schema is created \

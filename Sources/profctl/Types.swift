@@ -26,11 +26,13 @@ struct Types: ParsableCommand, Exemplified {
             from run A to run B; like check with its baseline, it refuses (exit 6) runs recorded \
             in another environment or with other workload parameters unless --allow-env-mismatch \
             or --allow-param-mismatch. Default run: the newest one recorded with --types (of \
-            --scenario, when given).
+            --scenario, when given). With --store, the same from the team's PostgreSQL store \
+            (runs pushed with their types, docs/fleet.md).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
 
     @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest`. Default: the newest run recorded with --types.")
     var runReference: String?
@@ -61,8 +63,8 @@ struct Types: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
             let filter = TypeFilter(component: component, strategy: strategy, kind: kind, type: typeName)
             if diff.count == 2 {

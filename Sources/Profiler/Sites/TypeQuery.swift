@@ -33,7 +33,7 @@ package enum TypeQuery {
         }
         guard let id = try db.scalar("""
             SELECT r.run_id FROM runs r JOIN object_type_runs t ON t.run_key = r.run_key
-            WHERE ?1 IS NULL OR r.scenario = ?1
+            WHERE CAST(?1 AS TEXT) IS NULL OR r.scenario = ?1
             ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1
             """, [SQLValue(scenario)])?.string else { throw TypeCaptureError.noTypeRuns(path: db.storeName, scenario: scenario) }
         return try RunQueries.resolve(id, in: db)
