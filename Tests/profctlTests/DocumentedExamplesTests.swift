@@ -146,7 +146,7 @@ struct DocumentedExamplesTests {
             runIDs = runs.stdout.split(separator: "\n").map(String.init)
             // The store's examples read the same runs, pushed into a database of their own
             // (nil, after PostgresTestDatabase's failure or warning, when there is no server).
-            store = try PostgresTestDatabase.make("the documentation's PostgreSQL examples")
+            store = try PostgresTestDatabase.make("the documentation's PostgreSQL examples", cancelling: false)
             if let store {
                 let push = try shell("profctl push --quiet --to '\(store.url)'", in: url)
                 guard push.status == 0 else { throw ExampleFailure("preparing the store: \(push.stderr)") }

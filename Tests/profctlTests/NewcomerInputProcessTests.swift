@@ -301,7 +301,7 @@ struct NewcomerInputProcessTests {
 /// A push cut off after it committed some runs must not say "Nothing was written".
 @Suite("push cut off mid-way", .serialized)
 struct PushCutOffTests {
-    @Test("the connection dies on the second run: exit 20, the first run in the store and the message says so")
+    @Test("the connection dies on the second run: exit 20, the first run in the store and the message says so", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func cutOffAfterOneRun() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
@@ -325,7 +325,7 @@ struct PushCutOffTests {
 
 @Suite("query --store input mistakes", .serialized)
 struct StoreQueryMistakeTests {
-    @Test("query --store with a syntax error or an unknown column: exit 64, as on the file")
+    @Test("query --store with a syntax error or an unknown column: exit 64, as on the file", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func storeSyntaxError() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()

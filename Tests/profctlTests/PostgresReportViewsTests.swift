@@ -45,7 +45,7 @@ struct PostgresReportViewsTests {
         FROM step_summary WHERE report = 'file-only' GROUP BY run_key, strategy ORDER BY run_key, MIN(first_seq)
         """)
 
-    @Test("push creates every report view from its declaration, a user's own too; one the store refuses is named, its runs pushed")
+    @Test("push creates every report view from its declaration, a user's own too; one the store refuses is named, its runs pushed", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func viewsFromDeclarations() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
