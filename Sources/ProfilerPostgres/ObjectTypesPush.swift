@@ -29,11 +29,24 @@ extension Pusher {
         return result
     }
 
-    /// Copies the run's object_types rows (keys translated to the store's) and its
-    /// object_type_runs row, inside the run's transaction. Returns the type rows copied; a
-    /// run recorded without --types has neither and copies nothing.
+    /// Copies the run's object_type_runs row and its object_types rows (keys translated to
+    /// the store's), inside the caller's transaction. Returns the type rows copied; nil when
+    /// the store already has the run's types (another pusher added them). A run recorded
+    /// without --types has neither and copies nothing.
     static func copyObjectTypes(runID: String, runKey: Int64, local: SQLiteConnection, store: PostgresConnection,
-                                subjects: [String: Int64], kinds: [String: Int64], typeNames: [String: Int64]) throws -> Int {
+                                subjects: [String: Int64], kinds: [String: Int64], typeNames: [String: Int64]) throws -> Int? {
+        let columns = RunTables.objectTypeRunColumns
+        guard let mark = try local.rows("""
+            SELECT \(columns.map { "t." + $0 }.joined(separator: ", ")) FROM object_type_runs t
+            JOIN runs r ON r.run_key = t.run_key WHERE r.run_id = ?
+            """, [.text(runID)]).first else { return 0 }
+        // The mark first: a second pusher of the same run's types waits on its key, then adds nothing.
+        let placeholders = (2...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
+        let marked = try store.query("""
+            INSERT INTO object_type_runs (run_key, \(columns.joined(separator: ", "))) VALUES ($1, \(placeholders))
+            ON CONFLICT (run_key) DO NOTHING RETURNING 1
+            """, [.integer(runKey)] + mark)
+        guard !marked.rows.isEmpty else { return nil }
         let counts = RunTables.objectTypeCounts
         let rows = try local.rows("""
             SELECT s.component, s.strategy, k.name, n.name, \(counts.map { "t." + $0 }.joined(separator: ", "))
@@ -42,22 +55,22 @@ extension Pusher {
             JOIN object_type_names n ON n.type_id = t.type_id
             WHERE r.run_id = ? ORDER BY t.subject_id, t.kind_id, t.type_id
             """, [.text(runID)])
-        if !rows.isEmpty {
-            var translated: [[SQLValue]] = []
-            for row in rows {
-                let component = row[0].string ?? "", strategy = row[1].string ?? "", kind = row[2].string ?? "", name = row[3].string ?? ""
-                guard let subject = subjects[component + "\u{0}" + strategy] else {
-                    throw PushError.inconsistentRun(runID: runID, detail: "types of \(component)/\(strategy), which has no events")
-                }
-                guard let kindID = kinds[kind] else {
-                    throw PushError.inconsistentRun(runID: runID, detail: "event kind \(kind) is unknown to the store")
-                }
-                guard let typeID = typeNames[name] else {
-                    throw PushError.inconsistentRun(runID: runID, detail: "no type name \(name) in the store")
-                }
-                translated.append([.integer(runKey), .integer(subject), .integer(kindID), .integer(typeID)] + row[4...])
+        var translated: [[SQLValue]] = []
+        for row in rows {
+            let component = row[0].string ?? "", strategy = row[1].string ?? "", kind = row[2].string ?? "", name = row[3].string ?? ""
+            guard let subject = subjects[component + "\u{0}" + strategy] else {
+                throw PushError.inconsistentRun(runID: runID, detail: "types of \(component)/\(strategy), which has no subject in the store")
             }
-            var next = 0
+            guard let kindID = kinds[kind] else {
+                throw PushError.inconsistentRun(runID: runID, detail: "event kind \(kind) is unknown to the store")
+            }
+            guard let typeID = typeNames[name] else {
+                throw PushError.inconsistentRun(runID: runID, detail: "no type name \(name) in the store")
+            }
+            translated.append([.integer(runKey), .integer(subject), .integer(kindID), .integer(typeID)] + row[4...])
+        }
+        var next = 0
+        if !translated.isEmpty {
             try store.copy(into: "object_types", columns: ["run_key", "subject_id", "kind_id", "type_id"] + counts) { buffer in
                 while next < translated.count {
                     buffer.appendRow(translated[next])
@@ -67,16 +80,25 @@ extension Pusher {
                 return false
             }
         }
-        let columns = RunTables.objectTypeRunColumns
-        let marks = try local.rows("""
-            SELECT \(columns.map { "t." + $0 }.joined(separator: ", ")) FROM object_type_runs t
-            JOIN runs r ON r.run_key = t.run_key WHERE r.run_id = ?
-            """, [.text(runID)])
-        for mark in marks {
-            let placeholders = (2...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
-            _ = try store.query("INSERT INTO object_type_runs (run_key, \(columns.joined(separator: ", "))) VALUES ($1, \(placeholders))",
-                                [.integer(runKey)] + mark)
-        }
         return rows.count
+    }
+
+    /// A run the store already has, pushed by a profctl that left its types local: its types
+    /// now, in a transaction of their own. Nothing else of the run is touched. Returns
+    /// whether types were added.
+    static func addMissingObjectTypes(runID: String, local: SQLiteConnection, store: PostgresConnection,
+                                      kinds: [String: Int64]) throws -> Bool {
+        guard try local.scalar("SELECT 1 FROM object_type_runs t JOIN runs r ON r.run_key = t.run_key WHERE r.run_id = ?",
+                                [.text(runID)]) != nil else { return false }
+        guard let runKey = try store.scalar("""
+            SELECT r.run_key FROM runs r WHERE r.run_id = $1
+            AND NOT EXISTS (SELECT 1 FROM object_type_runs t WHERE t.run_key = r.run_key)
+            """, [.text(runID)])?.int64 else { return false }
+        let subjects = try subjectIDs(for: runID, local: local, store: store)
+        let typeNames = try typeNameIDs(for: runID, local: local, store: store)
+        return try store.transaction {
+            try copyObjectTypes(runID: runID, runKey: runKey, local: local, store: store, subjects: subjects, kinds: kinds,
+                                typeNames: typeNames) != nil
+        }
     }
 }

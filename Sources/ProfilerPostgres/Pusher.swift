@@ -17,6 +17,8 @@ package enum Pusher {
         package var runsLeftOut = 0
         package var eventsCopied = 0
         package var baselinesAdded = 0
+        /// Runs already in the store, pushed without their object types, that got them now.
+        package var typesAdded = 0
         /// Report views the store refused to create (their runs are pushed all the same).
         package var viewsRefused: [PostgresReportViews.Refused] = []
         package var seconds = 0.0
@@ -54,6 +56,7 @@ package enum Pusher {
                     progress("\(runID): pushed (\(events) events)")
                 } else {
                     outcome.runsAlreadyPresent += 1
+                    if try addMissingObjectTypes(runID: runID, local: local, store: store, kinds: kinds) { outcome.typesAdded += 1 }
                 }
             }
             outcome.baselinesAdded = try pushBaselines(local: local, store: store)

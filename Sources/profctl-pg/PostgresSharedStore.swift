@@ -25,6 +25,7 @@ struct PostgresSharedStore: SharedStore {
         return "\(outcome.runsAdded) runs pushed (\(outcome.eventsCopied) events, \(rate) events/s), "
             + "\(outcome.runsAlreadyPresent) already in the store, \(outcome.runsLeftOut) incomplete left local, "
             + "\(outcome.baselinesAdded) baselines added"
+            + (outcome.typesAdded > 0 ? ", object types added to \(outcome.typesAdded) runs pushed without them" : "")
             + outcome.viewsRefused.map { "\nprofctl: warning: \($0)" }.joined()
     }
 
