@@ -67,7 +67,7 @@ struct Report: ParsableCommand, Exemplified {
                         let rows = try SiteQuery.rows(runID: report.run.runID, in: db)
                         section.siteCharts = SiteIcicle.charts(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db))
                     }
-                    // A cache run's curves (profctl whatif); the trace view is the file's only.
+                    // A cache run's curves (profctl whatif): the file's version 13, the store's 12.
                     if try db.hasRelation("cache_trace") {
                         section.whatIfCharts = try WhatIf.reportCharts(report.run, in: db)
                     }

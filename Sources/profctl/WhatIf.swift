@@ -25,11 +25,13 @@ struct WhatIf: ParsableCommand, Exemplified {
             per policy and capacity; --hit-ratio X answers the smallest capacity reaching X \
             instead; --check-replay replays each strategy as what it is and compares with what \
             was recorded (exit 1 on any difference). The key is the event's component. \
-            Default run: the newest with cache lookups; default trace: its first strategy's.
+            Default run: the newest with cache lookups; default trace: its first strategy's. \
+            With --store, a run pushed to the team's PostgreSQL store (docs/fleet.md).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var store: StoreOptions
 
     @Option(name: .customLong("run"), help: "A run id (or unambiguous prefix), or `latest`. Default: the newest run with cache lookups.")
     var runReference: String?
@@ -98,8 +100,8 @@ struct WhatIf: ParsableCommand, Exemplified {
     }
 
     func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
+        try reportingStoreErrors {
+            let db = try store.open(database)
             let run = try resolveRun(db)
             noteIncomplete([run])
             let strategies = try CacheTraceQuery.strategies(runID: run.runID, in: db)

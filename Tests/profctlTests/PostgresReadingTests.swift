@@ -97,7 +97,7 @@ struct PostgresReadingTests {
         }
     }
 
-    @Test("report --format html on --store draws every report, without the size-class charts the store has no view for yet", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
+    @Test("report --format html on --store draws every report and the what-if curves, without the size-class charts the store has no view for yet", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func htmlReportOnTheStore() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try Self.recordedAndPushed(server)
@@ -109,6 +109,10 @@ struct PostgresReadingTests {
         #expect(fromFile.stdout.contains(sizeClassTitle))
         #expect(!fromStore.stdout.contains(sizeClassTitle))
         #expect(fromStore.stdout.contains("<svg"), "the reports' own charts are drawn")
+        // The what-if curves of the cache runs, from the store's cache_trace (its migration 0012).
+        let whatIfTitle = "What if: other cache sizes and policies"
+        #expect(fromStore.stdout.components(separatedBy: whatIfTitle).count == fromFile.stdout.components(separatedBy: whatIfTitle).count)
+        #expect(fromStore.stdout.contains(whatIfTitle))
     }
 
     @Test("query --store is read-only, stops runaway statements and caps rows", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))

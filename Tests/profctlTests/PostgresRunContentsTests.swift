@@ -32,7 +32,7 @@ struct PostgresRunContentsTests {
         return folder
     }
 
-    @Test("types --store prints what types prints on the file, for every form of the command",
+    @Test("types and whatif --store print what they print on the file, for every form of the commands",
           .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
     func typesReadTheSame() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
@@ -54,6 +54,14 @@ struct PostgresRunContentsTests {
             ["types", "--scenario", "lazy-container", "--type", "NoSuchType"],
             ["types", "--scenario", "lazy-container", "--component", "Labl"],
             ["types", "--scenario", "no-such-scenario"],
+            // whatif replays the store's cache_trace (its migration 0012) as the file's.
+            ["whatif"],
+            ["whatif", "--policy", "lru,sieve,weak", "--capacity", "64KB,256KB,1MB", "--format", "csv"],
+            ["whatif", "--strategy", "weak-cache", "--by", "entries", "--format", "json"],
+            ["whatif", "--hit-ratio", "0.5"],
+            ["whatif", "--check-replay"],
+            ["whatif", "--strategy", "no-such-strategy"],
+            ["whatif", "--run", typed[0]],
         ]
         for arguments in forms {
             let fromFile = try ProfctlProcess.run(arguments + ["--db", "local.sqlite"], in: folder.url)
@@ -68,6 +76,8 @@ struct PostgresRunContentsTests {
         let typo = try ProfctlProcess.run(["types", "--scenario", "lazy-container", "--type", "NoSuchType", "--store", server.url],
                                           in: folder.url)
         #expect(typo.status == 64 && typo.stderr.contains("ProfilerCatalog.TextStorage"), "\(typo.stderr)")
+        let replay = try ProfctlProcess.run(["whatif", "--format", "csv", "--store", server.url], in: folder.url)
+        #expect(replay.status == 0 && replay.stdout.contains("lru"), "\(replay.stdout)\(replay.stderr)")
         // The run recorded without --types: refused on both, as on the file.
         let untyped = try #require(try ProfileStore.openForReading(path: folder.url.appendingPathComponent("local.sqlite").path)
             .scalar("SELECT run_id FROM runs ORDER BY started_at DESC LIMIT 1")?.string)
@@ -154,7 +164,7 @@ struct PostgresRunContentsTests {
 
     /// The file's views the store has no view for yet (docs/fleet.md, "Not in the store
     /// yet"); the commands reading them refuse --store. Changes only on purpose.
-    static let fileOnlyViews: Set<String> = ["cache_trace", "round_trip", "round_trip_instances", "site_stack_log", "site_summary",
+    static let fileOnlyViews: Set<String> = ["round_trip", "round_trip_instances", "site_stack_log", "site_summary",
                                              "size_classes", "temporaries"]
 
     @Test("every view both stores have has the same columns in the same order and returns the same rows",
@@ -187,7 +197,7 @@ struct PostgresRunContentsTests {
             #expect(fromFile == fromStore, "\(view): \(zip(fromFile, fromStore).first { $0 != $1 }.map { "\($0)\n\($1)" } ?? "")")
         }
         // Not vacuous: every scenario's report view and the general views hold rows.
-        #expect(withRows >= 16, "\(withRows) views with rows")
+        #expect(withRows >= 17, "\(withRows) views with rows")
     }
 }
 
