@@ -73,4 +73,32 @@ struct TypesProcessTests {
         let diff = try ProfctlProcess.run(["types", "--diff", "latest", "latest"], in: folder.url)
         #expect(diff.status == 0 && diff.stderr.contains("0 changed"), "\(diff.stderr)")
     }
+
+    @Test("merge carries types: profctl types on the merged file prints what it prints on each source; a run without types stays without")
+    func mergeCarriesTypes() throws {
+        let folder = try TemporaryFolder()
+        try record(["lazy-container", "--types", "--instances", "10"], in: folder, db: "a.sqlite")
+        try record(["lazy-container", "image-cache", "--types", "--instances", "10"], in: folder, db: "b.sqlite")
+        try record(["identity", "--instances", "5"], in: folder, db: "b.sqlite")
+        let merge = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        var compared = 0
+        for file in ["a.sqlite", "b.sqlite"] {
+            let runs = try ProfctlProcess.run(["query", "--db", file, "--format", "csv",
+                                               "SELECT r.run_id FROM runs r JOIN object_type_runs t ON t.run_key = r.run_key"], in: folder.url)
+                .stdout.split(whereSeparator: \.isNewline).dropFirst().map(String.init)
+            for run in runs {
+                for format in [["--format", "csv"], ["--format", "json"]] {
+                    let source = try ProfctlProcess.run(["types", "--db", file, "--run", run] + format, in: folder.url)
+                    let merged = try ProfctlProcess.run(["types", "--db", "all.sqlite", "--run", run] + format, in: folder.url)
+                    #expect(source.status == 0 && merged.status == 0, "\(merged.stderr)")
+                    #expect(source.stdout.count > 100 && merged.stdout == source.stdout, "types \(format) of run \(run) from \(file)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 6)
+        let plain = try ProfctlProcess.run(["types", "--db", "all.sqlite", "--scenario", "identity"], in: folder.url)
+        #expect(plain.status != 0 && plain.stderr.contains("--types"), "\(plain.stderr)")
+    }
 }

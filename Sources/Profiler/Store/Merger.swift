@@ -106,6 +106,7 @@ package enum Merger {
                 """)
         }
         try SiteMerge.copy(db)
+        try TypeMerge.copy(db)
         // The label set more recently wins (created_at is when `baseline set` ran, ISO 8601
         // text that sorts): a main-branch job labels its run and merges it into the history,
         // and the history's older label must move forward, not stay on the first run forever.
