@@ -39,9 +39,9 @@ struct LazyContainerTests {
     func events() throws {
         let events = try onOwnThread { try Self.recordEvents() }
         #expect(events.map(\.kind) == [.create, .realize, .release])
-        #expect(events[0].requestedBytes == 48)
-        #expect(events[1].requestedBytes > 48)
-        #expect(events[2].requestedBytes == -events[1].requestedBytes)
+        #expect(events[0].netLiveBytes == 48)
+        #expect(events[1].netLiveBytes > 48)
+        #expect(events[2].netLiveBytes == -events[1].netLiveBytes)
     }
 
     static func recordEvents() throws -> [Event] {

@@ -24,7 +24,7 @@ struct RecorderCloseTests {
         let recorder = try Recorder.start(database: temp.path, run: RunDescription(
             scenario: "close", baselineStrategy: "a", parameters: ["x": .int(1)]))
         try recorder.record(Event(kind: .create, component: "C", strategy: "a", repeatIndex: 0, instance: 0,
-                                  allocations: 1, frees: 0, requestedBytes: 10, usableBytes: 16, durationNanoseconds: 5))
+                                  allocations: 1, frees: 0, netLiveBytes: 10, netLiveUsableBytes: 16, durationNanoseconds: 5))
         return recorder
     }
 

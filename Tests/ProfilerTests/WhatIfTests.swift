@@ -197,7 +197,7 @@ struct MeasuredCacheTests {
         var trace = CacheTrace()
         for event in sink.events {
             guard let operation = CacheTrace.Operation(eventKind: event.kind.rawValue) else { continue }
-            trace.append(operation, name: event.component, bytes: event.requestedBytes)
+            trace.append(operation, name: event.component, bytes: event.netLiveBytes)
         }
         return (trace, resident)
     }
