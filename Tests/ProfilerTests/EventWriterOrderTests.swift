@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import ProfilerModel
-@testable import ProfilerRecording
-@testable import ProfilerStore
+import ProfilerModel
+import ProfilerRecording
+import ProfilerStore
 
 /// The writer inserts each set of 64 rows a series at a time (a lazy container's create and
 /// realize rows alternate); every event must still be stored once, with its own figures.

@@ -2,10 +2,10 @@ import Foundation
 import Profiler
 import Testing
 import ProfctlTestSupport
-@testable import ProfilerModel
-@testable import ProfilerQueries
-@testable import ProfilerScenarios
-@testable import ProfilerStore
+import ProfilerModel
+import ProfilerQueries
+import ProfilerScenarios
+import ProfilerStore
 
 /// profctl whatif's computation (docs/cli.md, "whatif"): LRU's stack distances agree with
 /// its simulation at every capacity, the simulators follow their papers on small traces,
