@@ -35,8 +35,8 @@ struct AtScale {
                         : strategy == "lazy" ? [(.create, 48), (.release, -48)] : [(.create, 48), (.realize, 705), (.release, -753)]
                     for (kind, bytes) in kinds {
                         try recorder.record(Event(kind: kind, component: component, strategy: strategy, repeatIndex: 0,
-                                                  instance: instance, allocations: 1, frees: 0, requestedBytes: bytes,
-                                                  usableBytes: bytes + 8, durationNanoseconds: 900))
+                                                  instance: instance, allocations: 1, frees: 0, netLiveBytes: bytes,
+                                                  netLiveUsableBytes: bytes + 8, durationNanoseconds: 900))
                         written += 1
                         if written >= count { break outer }
                     }

@@ -61,7 +61,7 @@ struct EndToEnd {
         let path = folder.appendingPathComponent("fixed-cost.sqlite").path
         _ = try ProfileStore.openForWriting(path: path)
         let event = Event(kind: .create, component: "Label", strategy: "eager", repeatIndex: 0, instance: 0,
-                          allocations: 1, frees: 0, requestedBytes: 48, usableBytes: 56, durationNanoseconds: 100)
+                          allocations: 1, frees: 0, netLiveBytes: 48, netLiveUsableBytes: 56, durationNanoseconds: 100)
         var times: [Double] = [], cpu: [Double] = []
         for _ in 0..<rounds {
             let start = AllocationScope.monotonicNanoseconds()

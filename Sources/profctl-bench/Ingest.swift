@@ -11,7 +11,7 @@ struct Ingest {
 
     static let description = RunDescription(scenario: "bench", baselineStrategy: "eager", parameters: [:])
     static let event = Event(kind: .create, component: "Label", strategy: "lazy-realized", repeatIndex: 0, instance: 0,
-                             allocations: 4, frees: 0, requestedBytes: 705, usableBytes: 720, durationNanoseconds: 1200)
+                             allocations: 4, frees: 0, netLiveBytes: 705, netLiveUsableBytes: 720, durationNanoseconds: 1200)
 
     func freshDatabase() -> String { folder.appendingPathComponent("ingest-\(UUID().uuidString).sqlite").path }
 

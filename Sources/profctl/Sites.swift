@@ -65,23 +65,16 @@ struct Sites: ParsableCommand, Exemplified {
         try reportingErrors {
             let db = try ProfileStore.openForReading(path: database.path)
             if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
-            let filter = SiteFilter(component: component, strategy: strategy, kind: kind)
+            let filter = CaptureFilter(component: component, strategy: strategy, kind: kind)
             if diff.count == 2 {
-                let a = try SiteQuery.run(diff[0], scenario: scenario, in: db), b = try SiteQuery.run(diff[1], scenario: scenario, in: db)
-                // check's rule for a run and its baseline: another environment or workload
-                // would show the workload's change as sites that grew or shrank.
-                try Checker.requireComparable(b, with: [a], allowEnvironmentMismatch: mismatch.allowEnvMismatch,
-                                              allowParameterMismatch: mismatch.allowParameterMismatch)
-                try SiteQuery.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
+                let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: SiteQuery.capture,
+                                                                mismatch: mismatch, in: db)
                 let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
                                                    try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
-                for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
                 Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
                 return try emit(format.format.render(SiteDiff.table(differences)))
             }
-            let run = try SiteQuery.run(runReference, scenario: scenario, in: db)
-            noteIncomplete([run])
-            try SiteQuery.validate(filter, runIDs: [run.runID], optionPrefix: "--", in: db)
+            let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: SiteQuery.capture, in: db)
             let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
             if tree {
                 try emit(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
@@ -95,10 +88,5 @@ struct Sites: ParsableCommand, Exemplified {
         }
     }
 
-    /// To -o's file when given (as report and export write it), else to stdout.
-    private func emit(_ text: String) throws {
-        guard let output else { return Console.output(text) }
-        try OutputPath.write(Data(text.utf8), to: output)
-        Console.message("wrote the sites to \(output)")
-    }
+    private func emit(_ text: String) throws { try RunListingOptions.emit(text, to: output, capture: SiteQuery.capture) }
 }

@@ -66,31 +66,19 @@ struct Types: ParsableCommand, Exemplified {
         try reportingStoreErrors {
             let db = try store.open(database)
             if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
-            let filter = TypeFilter(component: component, strategy: strategy, kind: kind, type: typeName)
+            let filter = CaptureFilter(component: component, strategy: strategy, kind: kind, type: typeName)
             if diff.count == 2 {
-                let a = try TypeQuery.run(diff[0], scenario: scenario, in: db), b = try TypeQuery.run(diff[1], scenario: scenario, in: db)
-                // check's rule for a run and its baseline: another environment or workload
-                // would show the workload's change as types that grew or shrank.
-                try Checker.requireComparable(b, with: [a], allowEnvironmentMismatch: mismatch.allowEnvMismatch,
-                                              allowParameterMismatch: mismatch.allowParameterMismatch)
-                try TypeQuery.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
+                let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: TypeQuery.capture,
+                                                                mismatch: mismatch, in: db)
                 let differences = TypeDiff.compare(try TypeQuery.rows(runID: a.runID, filter: filter, in: db),
                                                    try TypeQuery.rows(runID: b.runID, filter: filter, in: db))
-                for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
                 Console.message("types from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
                 return try emit(format.format.render(TypeDiff.table(differences)))
             }
-            let run = try TypeQuery.run(runReference, scenario: scenario, in: db)
-            noteIncomplete([run])
-            try TypeQuery.validate(filter, runIDs: [run.runID], optionPrefix: "--", in: db)
+            let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: TypeQuery.capture, in: db)
             try emit(format.format.render(TypeQuery.table(try TypeQuery.rows(runID: run.runID, filter: filter, in: db))))
         }
     }
 
-    /// To -o's file when given (as report and export write it), else to stdout.
-    private func emit(_ text: String) throws {
-        guard let output else { return Console.output(text) }
-        try OutputPath.write(Data(text.utf8), to: output)
-        Console.message("wrote the types to \(output)")
-    }
+    private func emit(_ text: String) throws { try RunListingOptions.emit(text, to: output, capture: TypeQuery.capture) }
 }

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import ProfilerTesting
+import ProfilerTesting
 
 /// The meters' promise under Swift Testing's parallel execution: a measured task's figure is
 /// its own. Fifty measured workloads (sync, async with suspensions, task groups, async let,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProfilerHooks
+import ProfilerHooks
 
 private final class Node: Sendable {
     let next: Node?

@@ -3,19 +3,19 @@ import Foundation
 import Testing
 import ProfctlTestSupport
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// Three light stored properties, as in the seed's lazy container: 16 bytes of object
 /// header + an optional reference (8) + a closure (16) + a weak reference (8).

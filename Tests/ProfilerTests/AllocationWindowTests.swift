@@ -2,17 +2,17 @@ import Foundation
 import Testing
 import ProfctlTestSupport
 import Profiler
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
 
 /// The process-wide window in this process. Other tests allocate meanwhile, so figures are
 /// checked as lower bounds here; Tests/ProfilerTests/WindowWitnessTests.swift checks them

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerComparison
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerQueries
-@testable import ProfilerScenarios
-@testable import ProfilerStore
+import ProfilerComparison
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerQueries
+import ProfilerScenarios
+import ProfilerStore
 
 /// What one instance keeps: the same bytes whichever way it was built.
 private final class Record {

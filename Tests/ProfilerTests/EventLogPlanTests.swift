@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Profiler
 import SchemaDocExamples
-@testable import ProfilerScenarios
-@testable import ProfilerStore
+import ProfilerScenarios
+import ProfilerStore
 
 /// migrations/0012: an analyst's plain aggregate over event_log reads the events series by
 /// series and sorts none of them (6.5 s over 10M events before, when every event was

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import ProfilerModel
-@testable import ProfilerRecording
-@testable import ProfilerStore
+import ProfilerModel
+import ProfilerRecording
+import ProfilerStore
 
 /// The writer inserts each set of 64 rows a series at a time (a lazy container's create and
 /// realize rows alternate); every event must still be stored once, with its own figures.
@@ -17,7 +17,7 @@ struct EventWriterOrderTests {
         func record(_ kind: EventKind, _ component: String, _ instance: Int) throws {
             let seq = recorded.count
             let event = Event(kind: kind, component: component, strategy: "a", repeatIndex: 0, instance: instance,
-                              allocations: seq % 5, frees: seq % 3, requestedBytes: 100 + seq, usableBytes: 108 + seq,
+                              allocations: seq % 5, frees: seq % 3, netLiveBytes: 100 + seq, netLiveUsableBytes: 108 + seq,
                               durationNanoseconds: UInt64(50 + seq))
             try recorder.record(event)
             recorded.append([.integer(Int64(seq)), .text(component), .text(kind.rawValue), .integer(Int64(instance)),

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerScenarios
-@testable import ProfilerStore
+import ProfilerScenarios
+import ProfilerStore
 
 /// identity's report view reads `metric_summary` once for all its rows (a join), not once
 /// per row (a correlated subquery): the same rows, in the same order, as the view it replaced.

@@ -1,18 +1,18 @@
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 @Suite("Lazy container")
 struct LazyContainerTests {
@@ -39,9 +39,9 @@ struct LazyContainerTests {
     func events() throws {
         let events = try onOwnThread { try Self.recordEvents() }
         #expect(events.map(\.kind) == [.create, .realize, .release])
-        #expect(events[0].requestedBytes == 48)
-        #expect(events[1].requestedBytes > 48)
-        #expect(events[2].requestedBytes == -events[1].requestedBytes)
+        #expect(events[0].netLiveBytes == 48)
+        #expect(events[1].netLiveBytes > 48)
+        #expect(events[2].netLiveBytes == -events[1].netLiveBytes)
     }
 
     static func recordEvents() throws -> [Event] {

@@ -77,7 +77,7 @@ struct LifetimeTests {
         try Self.recordKnownSizes(instances: 3, into: temp.path, blocks: blocks)
         let db = try ProfileStore.openForReading(path: temp.path)
         let rows = try db.rows("""
-            SELECT kind, regions, allocations, temporaries, temporary_requested_bytes, requested_bytes
+            SELECT kind, regions, allocations, temporaries, temporary_requested_bytes, allocated_bytes, requested_bytes
             FROM temporaries WHERE component = 'maker' AND strategy = 'plain'
             """)
         #expect(rows.count == 1)
@@ -87,7 +87,10 @@ struct LifetimeTests {
         #expect(row[2].int64 == 9)
         #expect(row[3].int64 == 3)
         #expect(row[4].int64 == Int64(3 * 777))
+        // Everything the regions allocated, freed or not: not the events' net requested_bytes.
         #expect(row[5].int64 == Int64(3 * (777 + 24 + 100)))
+        // The name before schema version 22, kept as a deprecated alias of the same figure.
+        #expect(row[6].int64 == row[5].int64)
     }
 
     @Test("the size-class histogram holds each size in its log2 class with malloc's usable size")
@@ -121,12 +124,12 @@ struct LifetimeTests {
             // Every event's region is in its series' figures, with every allocation it counted.
             let mismatched = try db.rows("""
                 SELECT e.component, e.strategy, e.kind, COUNT(*), SUM(e.allocations), l.regions, l.allocations,
-                       l.temporary_requested_bytes, l.requested_bytes
+                       l.temporary_requested_bytes, l.allocated_bytes
                 FROM event_log e LEFT JOIN temporaries l
                   ON l.run_id = e.run_id AND l.component = e.component AND l.strategy = e.strategy AND l.kind = e.kind
                 GROUP BY e.component, e.strategy, e.kind
                 HAVING COUNT(*) IS NOT l.regions OR SUM(e.allocations) IS NOT l.allocations
-                    OR l.temporary_requested_bytes > l.requested_bytes
+                    OR l.temporary_requested_bytes > l.allocated_bytes
                 """)
             #expect(mismatched.isEmpty, "\(scenario.name): \(mismatched)")
             let histogram = try db.scalar("SELECT SUM(allocations) FROM size_classes")?.int64

@@ -132,10 +132,10 @@ struct IdentityStoreTests {
         }
         let creates = events.filter { $0.kind == .create }, releases = events.filter { $0.kind == .release }
         #expect(creates.count == 30 && releases.count == 30)
-        let perElement = try #require(creates.first).requestedBytes
+        let perElement = try #require(creates.first).netLiveBytes
         #expect(perElement > 0)
         for release in releases {
-            #expect(release.requestedBytes == -perElement)
+            #expect(release.netLiveBytes == -perElement)
             #expect(release.allocations == 0 && release.frees > 0)
         }
     }

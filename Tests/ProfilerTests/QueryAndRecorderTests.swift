@@ -105,7 +105,7 @@ struct RecorderTests {
         consumer.start()
         for i in 0..<5000 {
             try buffer.push(Event(kind: .create, component: "C", strategy: "s", repeatIndex: 0, instance: i,
-                                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+                                  allocations: 0, frees: 0, netLiveBytes: 0, netLiveUsableBytes: 0, durationNanoseconds: 0))
         }
         buffer.close()
         done.wait()
@@ -120,7 +120,7 @@ struct RecorderTests {
         buffer.fail(WriterBroke())
         #expect(throws: WriterBroke.self) {
             try buffer.push(Event(kind: .hit, component: "C", strategy: "s", repeatIndex: 0, instance: 0,
-                                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+                                  allocations: 0, frees: 0, netLiveBytes: 0, netLiveUsableBytes: 0, durationNanoseconds: 0))
         }
     }
 
@@ -129,7 +129,7 @@ struct RecorderTests {
         let buffer = EventBuffer(capacity: 65_536)
         func event(_ i: Int, _ component: String = "C") -> Event {
             Event(kind: .create, component: component, strategy: "s", repeatIndex: 0, instance: i,
-                  allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0)
+                  allocations: 0, frees: 0, netLiveBytes: 0, netLiveUsableBytes: 0, durationNanoseconds: 0)
         }
         let first = EventBuffer.chunkSize + 7
         for i in 0..<first { try buffer.push(event(i)) }
@@ -180,7 +180,7 @@ struct RecorderTests {
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             for i in 0..<perThread {
                 try? buffer.push(Event(kind: .hit, component: "C", strategy: "s", repeatIndex: thread, instance: i,
-                                       allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0, durationNanoseconds: 0))
+                                       allocations: 0, frees: 0, netLiveBytes: 0, netLiveUsableBytes: 0, durationNanoseconds: 0))
             }
         }
         buffer.close()
@@ -202,7 +202,7 @@ struct RecorderTests {
             scenario: "kinds", baselineStrategy: "a", parameters: ["x": .int(1)]), bufferCapacity: 4)
         for (i, kind) in EventKind.allCases.enumerated() {
             try recorder.record(Event(kind: kind, component: "C", strategy: "a", repeatIndex: 0, instance: i,
-                                      allocations: 1, frees: 0, requestedBytes: 10 * i, usableBytes: 16 * i,
+                                      allocations: 1, frees: 0, netLiveBytes: 10 * i, netLiveUsableBytes: 16 * i,
                                       durationNanoseconds: 5))
         }
         let summary = try recorder.finish()
@@ -222,8 +222,8 @@ struct RecorderTests {
         let count = 1000
         let events = (0..<count).map { i in
             Event(kind: i % 3 == 0 ? .create : .realize, component: i % 5 == 0 ? "C" : "D", strategy: "a",
-                  repeatIndex: 0, instance: i, allocations: i % 7, frees: i % 11, requestedBytes: 100 + i,
-                  usableBytes: 120 + 2 * i, durationNanoseconds: UInt64(1000 + i), startNanoseconds: 0)
+                  repeatIndex: 0, instance: i, allocations: i % 7, frees: i % 11, netLiveBytes: 100 + i,
+                  netLiveUsableBytes: 120 + 2 * i, durationNanoseconds: UInt64(1000 + i), startNanoseconds: 0)
         }
         for event in events { try recorder.record(event) }
         try recorder.finish()
@@ -236,8 +236,8 @@ struct RecorderTests {
         for (row, event) in zip(rows, events) {
             let expected: [SQLValue] = [
                 row[0], .text(event.kind.rawValue), .text(event.component), .integer(Int64(event.instance)),
-                .integer(Int64(event.allocations)), .integer(Int64(event.frees)), .integer(Int64(event.requestedBytes)),
-                .integer(Int64(event.usableBytes)), .integer(Int64(event.durationNanoseconds)),
+                .integer(Int64(event.allocations)), .integer(Int64(event.frees)), .integer(Int64(event.netLiveBytes)),
+                .integer(Int64(event.netLiveUsableBytes)), .integer(Int64(event.durationNanoseconds)),
             ]
             #expect(row == expected)
         }

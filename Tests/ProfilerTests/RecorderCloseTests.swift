@@ -1,19 +1,19 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// The recorder closes its connection when the run ends, not when the last reference to
 /// it goes: its writer thread (or a progress display) may still hold it when the process
@@ -24,7 +24,7 @@ struct RecorderCloseTests {
         let recorder = try Recorder.start(database: temp.path, run: RunDescription(
             scenario: "close", baselineStrategy: "a", parameters: ["x": .int(1)]))
         try recorder.record(Event(kind: .create, component: "C", strategy: "a", repeatIndex: 0, instance: 0,
-                                  allocations: 1, frees: 0, requestedBytes: 10, usableBytes: 16, durationNanoseconds: 5))
+                                  allocations: 1, frees: 0, netLiveBytes: 10, netLiveUsableBytes: 16, durationNanoseconds: 5))
         return recorder
     }
 

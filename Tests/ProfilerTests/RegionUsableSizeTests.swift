@@ -2,7 +2,7 @@ import CAllocationHooks
 import Foundation
 import Testing
 import ProfctlTestSupport
-@testable import Profiler
+import Profiler
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerSupport
 
 @Suite("Renderers")
 struct RendererTests {

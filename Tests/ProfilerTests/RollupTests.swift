@@ -54,7 +54,7 @@ struct RollupTests {
         func event(_ kind: EventKind, _ component: String, _ strategy: String, repeatIndex: Int, _ instance: Int,
                    bytes: Int, ns: UInt64) -> Event {
             Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex, instance: instance,
-                  allocations: abs(bytes) % 7, frees: 1, requestedBytes: bytes, usableBytes: bytes + bytes.signum() * 8,
+                  allocations: abs(bytes) % 7, frees: 1, netLiveBytes: bytes, netLiveUsableBytes: bytes + bytes.signum() * 8,
                   durationNanoseconds: ns)
         }
         for repeatIndex in 0..<2 {
@@ -101,7 +101,7 @@ struct RollupTests {
                                           run: RunDescription(scenario: "two-pass", baselineStrategy: "a", parameters: [:]))
         func event(_ kind: EventKind, _ repeatIndex: Int, _ instance: Int, bytes: Int) -> Event {
             Event(kind: kind, component: "P", strategy: "a", repeatIndex: repeatIndex, instance: instance, allocations: 1,
-                  frees: 0, requestedBytes: bytes, usableBytes: bytes + 8, durationNanoseconds: 100)
+                  frees: 0, netLiveBytes: bytes, netLiveUsableBytes: bytes + 8, durationNanoseconds: 100)
         }
         // Instance 0 realizes the most bytes but creates the fewest: only pairing by
         // instance gives the right largest instance. (Two repeats: latency rollups too.)
@@ -148,12 +148,12 @@ struct RollupTests {
         for repeatIndex in 0..<2 {
             for (i, ns) in slow.enumerated() {
                 try recorder.record(Event(kind: .create, component: "S", strategy: "a", repeatIndex: repeatIndex, instance: i,
-                                          allocations: 1, frees: 0, requestedBytes: 32, usableBytes: 40,
+                                          allocations: 1, frees: 0, netLiveBytes: 32, netLiveUsableBytes: 40,
                                           durationNanoseconds: UInt64(ns)))
             }
             for (i, ns) in mixed.enumerated() {
                 try recorder.record(Event(kind: .create, component: "M", strategy: "a", repeatIndex: repeatIndex, instance: i,
-                                          allocations: 1, frees: 0, requestedBytes: 16, usableBytes: 24,
+                                          allocations: 1, frees: 0, netLiveBytes: 16, netLiveUsableBytes: 24,
                                           durationNanoseconds: UInt64(ns)))
             }
         }

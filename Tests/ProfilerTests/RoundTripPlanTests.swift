@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProfilerStore
+import ProfilerStore
 
 /// `check --leaks` reads `round_trip WHERE run_id = ?`: its cost must follow the run, not
 /// the history. Version 6's views made SQLite scan every event of every run (19.3 s, then

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProfilerScenarios
+import ProfilerScenarios
 import Profiler
 
 /// One rule for the name a scenario records under, for users' programs as for scenario

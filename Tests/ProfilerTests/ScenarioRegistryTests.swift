@@ -1,17 +1,17 @@
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// Scenario files name scenarios of the registry they are read with: profctl's built-in
 /// ones by default, a user's own in a user's executable.

@@ -91,7 +91,7 @@ struct SiteCaptureTests {
         let release = mine.filter { $0.key.kind == .release }.values.reduce(0) { $0 + $1.liveRequestedBytes }
         #expect(create == 3000)
         #expect(release == -3000)
-        #expect(events.map(\.requestedBytes) == [3000, -3000])
+        #expect(events.map(\.netLiveBytes) == [3000, -3000])
     }
 
     @Test("a depth outside 1...128 is refused")

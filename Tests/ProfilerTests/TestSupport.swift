@@ -1,18 +1,18 @@
 import Foundation
 import Profiler
 import ProfctlTestSupport
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// The helpers both test targets share (Tests/ProfctlTestSupport), named once for every
 /// file of this target.

@@ -3,17 +3,17 @@ import Foundation
 import Synchronization
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// The key whose destructor first calls the hooks in the last round of a thread's TLS
 /// destructors, after the hooks' own exit key could still run: such a thread exits without

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerQueries
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerQueries
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerSupport
 
 @Suite("Timestamps")
 struct TimestampTests {

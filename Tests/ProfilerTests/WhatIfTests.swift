@@ -2,10 +2,10 @@ import Foundation
 import Profiler
 import Testing
 import ProfctlTestSupport
-@testable import ProfilerModel
-@testable import ProfilerQueries
-@testable import ProfilerScenarios
-@testable import ProfilerStore
+import ProfilerModel
+import ProfilerQueries
+import ProfilerScenarios
+import ProfilerStore
 
 /// profctl whatif's computation (docs/cli.md, "whatif"): LRU's stack distances agree with
 /// its simulation at every capacity, the simulators follow their papers on small traces,
@@ -197,7 +197,7 @@ struct MeasuredCacheTests {
         var trace = CacheTrace()
         for event in sink.events {
             guard let operation = CacheTrace.Operation(eventKind: event.kind.rawValue) else { continue }
-            trace.append(operation, name: event.component, bytes: event.requestedBytes)
+            trace.append(operation, name: event.component, bytes: event.netLiveBytes)
         }
         return (trace, resident)
     }

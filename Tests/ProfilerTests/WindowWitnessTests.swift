@@ -1,19 +1,19 @@
 import Foundation
 import Testing
 import Profiler
-@testable import ProfilerCatalog
-@testable import ProfilerChecks
-@testable import ProfilerComparison
-@testable import ProfilerHooks
-@testable import ProfilerModel
-@testable import ProfilerOutputs
-@testable import ProfilerPrimitives
-@testable import ProfilerQueries
-@testable import ProfilerRecording
-@testable import ProfilerScenarios
-@testable import ProfilerSites
-@testable import ProfilerStore
-@testable import ProfilerSupport
+import ProfilerCatalog
+import ProfilerChecks
+import ProfilerComparison
+import ProfilerHooks
+import ProfilerModel
+import ProfilerOutputs
+import ProfilerPrimitives
+import ProfilerQueries
+import ProfilerRecording
+import ProfilerScenarios
+import ProfilerSites
+import ProfilerStore
+import ProfilerSupport
 
 /// A process-wide window against heaptrack on the same run: hook-witness measures a
 /// workload in an AllocationWindow with the hooks chained to heaptrack's malloc

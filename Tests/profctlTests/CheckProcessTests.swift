@@ -7,11 +7,6 @@ import Testing
 /// `check`, `baseline`, `compare`, `trend` and `merge` through the real binary.
 @Suite("CI checks through profctl")
 struct CheckProcessTests {
-    func record(_ arguments: [String], in folder: TemporaryFolder, db: String = "profile.sqlite") throws {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet", "--db", db], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     func sqlite(_ sql: String, _ db: URL) throws {
         let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [db.path, sql], in: db.deletingLastPathComponent())
         #expect(result.status == 0, "\(result.stderr)")
@@ -20,8 +15,8 @@ struct CheckProcessTests {
     @Test("two recordings of the same code pass against the previous one")
     func samePasses() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "image-cache", "--instances", "20"], in: folder)
-        try record(["lazy-container", "image-cache", "--instances", "20"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "image-cache", "--instances", "20"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "image-cache", "--instances", "20"], in: folder)
         let check = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("lazy-container run") && check.stdout.contains(": PASS"))
@@ -30,8 +25,8 @@ struct CheckProcessTests {
     @Test("a larger component is a regression (exit 2) naming component, strategy, metric, old and new value")
     func largerRegresses() throws {
         let folder = try TemporaryFolder()
-        try record(["image-cache"], in: folder)
-        try record(["image-cache", "--set", "icon_side=40"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache", "--set", "icon_side=40"], in: folder)
         let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch", "--format", "json"], in: folder.url)
         #expect(check.status == 2)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
@@ -50,7 +45,7 @@ struct CheckProcessTests {
     @Test("a budget breaks without a baseline, naming the component")
     func budget() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "10"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "10"], in: folder)
         let budgets = folder.url.appendingPathComponent("budgets.yaml")
         try """
             budgets:
@@ -70,14 +65,14 @@ struct CheckProcessTests {
     @Test("a missing baseline exits 5; a baseline from another build configuration exits 6 unless allowed")
     func missingAndMismatched() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         let missing = try ProfctlProcess.run(["check", "--baseline", "no-such-label"], in: folder.url)
         #expect(missing.status == 5)
         #expect(missing.stderr.contains("baseline not found: no label or run 'no-such-label'"))
         let first = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
         #expect(first.status == 5)
 
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         let db = folder.url.appendingPathComponent("profile.sqlite")
         try sqlite("""
             UPDATE runs SET build_configuration = CASE build_configuration WHEN 'debug' THEN 'release' ELSE 'debug' END
@@ -92,8 +87,8 @@ struct CheckProcessTests {
     @Test("check decides latencies over repeats from the rollups alone, without the events")
     func latenciesFromRollups() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
-        try record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "10", "--repeat", "5"], in: folder)
         try sqlite("DELETE FROM events", folder.url.appendingPathComponent("profile.sqlite"))
         let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", "json"], in: folder.url)
         #expect(check.status == 0 || check.status == 2, "\(check.stderr)")
@@ -107,11 +102,11 @@ struct CheckProcessTests {
     @Test("labels: set, list, check against, remove")
     func labels() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
         let list = try ProfctlProcess.run(["baseline", "list", "--format", "csv"], in: folder.url)
         #expect(list.stdout.contains("main,identity,"))
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         #expect(try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url).status == 0)
         #expect(try ProfctlProcess.run(["baseline", "rm", "main"], in: folder.url).status == 0)
         // Removed already: a label that does not exist is a name typed wrong, exit 64.
@@ -122,8 +117,8 @@ struct CheckProcessTests {
     @Test("junit output is valid XML with one test case per gated metric; markdown is a table")
     func formats() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
-        try record(["identity", "--instances", "6"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "6"], in: folder)
         let junit = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch", "--format", "junit"], in: folder.url)
         #expect(junit.status == 2)
         let collector = XMLCollector()
@@ -144,8 +139,8 @@ struct CheckProcessTests {
     @Test("compare shows every metric; trend lists a metric over runs")
     func compareAndTrend() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let runs = try ProfctlProcess.run(["runs", "--format", "csv"], in: folder.url).stdout
             .split(whereSeparator: \.isNewline).dropFirst().map { String($0.split(separator: ",")[0]) }
         let compare = try ProfctlProcess.run(["compare", runs[1], runs[0], "--format", "csv"], in: folder.url)
@@ -162,12 +157,12 @@ struct CheckProcessTests {
     @Test("merge holds the union of the runs; merging again adds nothing; inputs are not modified")
     func merge() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "4"], in: folder, db: "a.sqlite")
-        try record(["lazy-container", "--instances", "4"], in: folder, db: "b.sqlite")
-        try record(["identity", "--instances", "4"], in: folder, db: "b.sqlite")
+        try ProfctlProcess.record(["identity", "--instances", "4"], db: "a.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "4"], db: "b.sqlite", in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "4"], db: "b.sqlite", in: folder)
         let a = folder.url.appendingPathComponent("a.sqlite"), b = folder.url.appendingPathComponent("b.sqlite")
         // An input run whose recorder died stays out of the merge, and the input stays as it was.
-        try record(["identity", "--instances", "4"], in: folder, db: "a.sqlite")
+        try ProfctlProcess.record(["identity", "--instances", "4"], db: "a.sqlite", in: folder)
         try sqlite("""
             UPDATE runs SET status = 'running', process_id = 2147483000
             WHERE started_at = (SELECT max(started_at) FROM runs); PRAGMA wal_checkpoint(TRUNCATE);

@@ -8,11 +8,6 @@ import Testing
 /// never results, a pure improvement never fails, every name typed is checked.
 @Suite("check: a gate CI can trust")
 struct GateProcessTests {
-    func record(_ arguments: [String], in folder: TemporaryFolder) throws {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet"], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     func sqlite(_ sql: String, in folder: TemporaryFolder) throws {
         let db = folder.url.appendingPathComponent("profile.sqlite")
         let result = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), [db.path, sql], in: folder.url)
@@ -30,8 +25,8 @@ struct GateProcessTests {
     @Test("a strategy left out is missing: exit 12 in every format, junit failures; --allow-missing passes")
     func missingFails() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
         for format in ["table", "markdown", "json", "github", "junit"] {
             let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", format], in: folder.url)
             #expect(check.status == 12, "\(format): \(check.stdout)\(check.stderr)")
@@ -62,8 +57,8 @@ struct GateProcessTests {
     @Test("a regression together with missing metrics exits 2, not 12")
     func regressionWinsOverMissing() throws {
         let folder = try TemporaryFolder()
-        try record(["image-cache"], in: folder)
-        try record(["image-cache", "--set", "icon_side=40", "--strategies", "no-cache,strong-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache", "--set", "icon_side=40", "--strategies", "no-cache,strong-cache"], in: folder)
         let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch"], in: folder.url)
         #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("missing") && check.stdout.contains("regression"))
@@ -72,7 +67,7 @@ struct GateProcessTests {
     @Test("a budget that matches no metric of the run is missing, not a silent pass")
     func budgetMatchingNothing() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5", "--strategies", "eager"], in: folder)
         let budgets = folder.url.appendingPathComponent("budgets.yaml")
         try """
             budgets:
@@ -105,7 +100,7 @@ struct GateProcessTests {
     @Test("a budget whose scenario has no complete run fails in every format, as the exit code does")
     func runlessBudgetInEveryFormat() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let budgets = folder.url.appendingPathComponent("b.yaml")
         try "budgets: [{scenario: image-cache, metric: hit_ratio, min: 0.8}]".write(to: budgets, atomically: true, encoding: .utf8)
         func check(_ format: String, _ extra: [String] = []) throws -> ProfctlProcess.Result {
@@ -141,8 +136,8 @@ struct GateProcessTests {
     @Test("a baseline recorded with other parameters is refused (exit 6); allowed, the difference is named in every format")
     func parameterDifferencesNamed() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--set", "items=5"], in: folder)
-        try record(["identity", "--set", "items=60"], in: folder)
+        try ProfctlProcess.record(["identity", "--set", "items=5"], in: folder)
+        try ProfctlProcess.record(["identity", "--set", "items=60"], in: folder)
         let refused = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
         #expect(refused.status == 6 && refused.stderr.contains("items 5 in "), "\(refused.stderr)")
         let note = "parameters differ from the baseline: items 5 in "
@@ -155,7 +150,7 @@ struct GateProcessTests {
             #expect(result.stdout.contains(note), "\(format): \(result.stdout)")
         }
         // The same parameters: no note.
-        try record(["identity", "--set", "items=60"], in: folder)
+        try ProfctlProcess.record(["identity", "--set", "items=60"], in: folder)
         let same = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-param-mismatch"], in: folder.url)
         #expect(same.status == 0 && !same.stdout.contains("parameters differ"), "\(same.stdout)")
     }
@@ -163,8 +158,8 @@ struct GateProcessTests {
     @Test("an aborted run, checked or as the baseline, is refused with exit 13 naming its status")
     func abortedRefused() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         try sqlite("UPDATE runs SET status = 'aborted', error = 'killed' WHERE started_at = (SELECT max(started_at) FROM runs)", in: folder)
         let runs = try runIDs(in: folder)
         let (complete, aborted) = (runs[0].id, runs[1].id)
@@ -190,8 +185,8 @@ struct GateProcessTests {
     @Test("a running run (its recorder alive) is refused too")
     func runningRefused() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         // This test process is alive, on this host: the run stays `running`.
         try sqlite("""
             UPDATE runs SET status = 'running', process_id = \(ProcessInfo.processInfo.processIdentifier)
@@ -207,7 +202,7 @@ struct GateProcessTests {
     @Test("checking the newest runs, a scenario whose newest run is aborted is refused, not passed on the run before it")
     func newestAbortedRefused() throws {
         let folder = try TemporaryFolder()
-        for _ in 0..<3 { try record(["identity", "--instances", "5"], in: folder) }
+        for _ in 0..<3 { try ProfctlProcess.record(["identity", "--instances", "5"], in: folder) }
         try sqlite("UPDATE runs SET status = 'aborted', error = 'killed' WHERE started_at = (SELECT max(started_at) FROM runs)", in: folder)
         for arguments in [["check", "--baseline", "previous"], ["check", "--baseline", "previous", "--scenario", "identity"]] {
             let check = try ProfctlProcess.run(arguments, in: folder.url)
@@ -224,16 +219,16 @@ struct GateProcessTests {
     @Test("a scenario without a baseline does not hide another scenario's regression behind exit 5")
     func missingBaselineHidesNothing() throws {
         let folder = try TemporaryFolder()
-        try record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
-        try record(["image-cache", "--set", "icon_side=48"], in: folder)
-        try record(["identity", "--instances", "5"], in: folder)  // new here: main has no identity run
+        try ProfctlProcess.record(["image-cache", "--set", "icon_side=48"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)  // new here: main has no identity run
         let check = try ProfctlProcess.run(["check", "--baseline", "main", "--allow-param-mismatch"], in: folder.url)
         #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("image-cache run") && check.stdout.contains("regression"))
         #expect(check.stderr.contains("not checked, baseline not found: label 'main' has no identity run"))
         // With nothing worse elsewhere, the missing baseline decides: exit 5, the others still shown.
-        try record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
         let clean = try ProfctlProcess.run(["check", "--baseline", "main"], in: folder.url)
         #expect(clean.status == 5, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("image-cache run") && clean.stdout.contains(": PASS"))
@@ -245,7 +240,7 @@ struct GateProcessTests {
     @Test("an empty budgets list, or a budget with min above max, is a mistake in the file: exit 64")
     func budgetsThatGateNothing() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let budgets = folder.url.appendingPathComponent("budgets.yaml")
         try "budgets: []\n".write(to: budgets, atomically: true, encoding: .utf8)
         let empty = try ProfctlProcess.run(["check", "--budget", budgets.path], in: folder.url)
@@ -266,8 +261,8 @@ struct GateProcessTests {
     @Test("a run id or latest as the baseline cannot be the run checked, nor a run of another scenario")
     func baselineMustBeComparable() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let runs = try runIDs(in: folder)
         let itself = try ProfctlProcess.run(["check", "--run", runs[1].id, "--baseline", "latest"], in: folder.url)
         #expect(itself.status == 64, "\(itself.stdout)\(itself.stderr)")
@@ -281,7 +276,7 @@ struct GateProcessTests {
     @Test("--scenario naming a scenario without a complete run says which, not that the database has no runs")
     func scenarioWithoutRuns() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         for arguments in [["check", "--baseline", "previous", "--scenario", "image-cache"], ["report", "--scenario", "image-cache"],
                           ["export", "--scenario", "image-cache", "-o", "trace.json"],
                           ["trend", "--scenario", "image-cache", "--metric", "hits"]] {
@@ -295,9 +290,9 @@ struct GateProcessTests {
     @Test("a pure improvement passes: saved_bytes going down with every byte figure is context, not a regression")
     func improvementNeverFails() throws {
         let folder = try TemporaryFolder()
-        try record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], in: folder.url).status == 0)
-        try record(["image-cache", "--set", "icon_side=24"], in: folder)
+        try ProfctlProcess.record(["image-cache", "--set", "icon_side=24"], in: folder)
         let check = try ProfctlProcess.run(["check", "--baseline", "main", "--allow-param-mismatch", "--format", "json"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
@@ -317,7 +312,7 @@ struct GateProcessTests {
     @Test("latest, previous and median:N are refused as baseline labels")
     func reservedLabels() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         for name in ["latest", "previous", "median:3"] {
             let result = try ProfctlProcess.run(["baseline", "set", name], in: folder.url)
             #expect(result.status == 64, "\(name)")
@@ -330,8 +325,8 @@ struct GateProcessTests {
     @Test("compare says which run is A and which is B")
     func compareNamesRuns() throws {
         let folder = try TemporaryFolder()
-        try record(["identity", "--instances", "5"], in: folder)
-        try record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], in: folder)
         let runs = try runIDs(in: folder)
         let table = try ProfctlProcess.run(["compare", runs[0].id, runs[1].id], in: folder.url)
         #expect(table.stdout.hasPrefix("A (baseline): identity run \(runs[0].id.prefix(8))"))
@@ -344,7 +339,7 @@ struct GateProcessTests {
     @Test("a typo in a budgets file (scenario, metric, component, strategy) exits 64 naming the valid choices")
     func budgetNamesChecked() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let budgets = folder.url.appendingPathComponent("budgets.yaml")
         let cases: [(field: String, value: String, expected: String)] = [
             ("scenario", "lazy-contaner", "no scenario named 'lazy-contaner'; known: arc-calibration, composite-cell, identity, image-cache, lazy-container"),
@@ -373,8 +368,8 @@ struct GateProcessTests {
     @Test("--tolerance, --scenario and trend's names are checked: exit 64 with the valid choices")
     func optionNamesChecked() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let tolerance = try ProfctlProcess.run(["check", "--baseline", "previous", "--tolerance", "bytes_per_instanc=2%"], in: folder.url)
         #expect(tolerance.status == 64)
         #expect(tolerance.stderr.contains("--tolerance bytes_per_instanc: no exact metric named 'bytes_per_instanc'; known: allocations_per_instance"),
@@ -409,8 +404,8 @@ struct GateProcessTests {
     @Test("trend with several series shows every one, with its component and strategy, and names them")
     func trendShowsAllSeries() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let trend = try ProfctlProcess.run(["trend", "--scenario", "lazy-container", "--metric", "bytes_per_instance", "--format", "csv"], in: folder.url)
         #expect(trend.status == 0, "\(trend.stderr)")
         let rows = trend.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -445,7 +440,7 @@ struct GateProcessTests {
         #expect(both.stderr.contains("the run name 'feed' is also taken by"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("profile.sqlite").path))
 
-        try record([feed.path], in: folder)
+        try ProfctlProcess.record([feed.path], in: folder)
         let db = folder.url.appendingPathComponent("profile.sqlite")
         let before = try ProfctlProcess.run(["query", "SELECT count(*) FROM runs", "--format", "csv"], in: folder.url).stdout
         let later = try ProfctlProcess.run(["record", other.path], in: folder.url)
@@ -454,6 +449,6 @@ struct GateProcessTests {
         #expect(try ProfctlProcess.run(["query", "SELECT count(*) FROM runs", "--format", "csv"], in: folder.url).stdout == before)
         #expect(FileManager.default.fileExists(atPath: db.path))
         // The same kind under the same name records fine.
-        try record([feed.path], in: folder)
+        try ProfctlProcess.record([feed.path], in: folder)
     }
 }

@@ -10,11 +10,6 @@ struct GateReviewProcessTests {
         try ProfctlProcess.run(arguments, in: folder.url)
     }
 
-    func record(_ arguments: [String], db: String = "profile.sqlite", in folder: TemporaryFolder) throws {
-        let result = try profctl(["record"] + arguments + ["--quiet", "--db", db], in: folder)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     func newestRunID(db: String = "profile.sqlite", scenario: String, in folder: TemporaryFolder) throws -> String {
         let result = try profctl(["query", "SELECT run_id FROM runs WHERE scenario = '\(scenario)' ORDER BY started_at DESC LIMIT 1",
                                   "--db", db, "--format", "csv"], in: folder)
@@ -35,7 +30,7 @@ struct GateReviewProcessTests {
         var newest = ""
         for job in 1...3 {
             try? FileManager.default.removeItem(at: folder.url.appendingPathComponent("run.sqlite"))
-            try record(["lazy-container", "--instances", "5"], db: "run.sqlite", in: folder)
+            try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "run.sqlite", in: folder)
             newest = try newestRunID(db: "run.sqlite", scenario: "lazy-container", in: folder)
             // "Check against main's baseline"
             if FileManager.default.fileExists(atPath: history) {
@@ -62,9 +57,9 @@ struct GateReviewProcessTests {
     @Test("merge keeps the newer label: an older input does not move it back")
     func olderLabelDoesNotWin() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], db: "old.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "old.sqlite", in: folder)
         #expect(try profctl(["baseline", "set", "main", "--db", "old.sqlite"], in: folder).status == 0)
-        try record(["lazy-container", "--instances", "5"], db: "new.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "new.sqlite", in: folder)
         #expect(try profctl(["baseline", "set", "main", "--db", "new.sqlite"], in: folder).status == 0)
         let newRun = try newestRunID(db: "new.sqlite", scenario: "lazy-container", in: folder)
         #expect(try profctl(["merge", "history.sqlite", "new.sqlite"], in: folder).status == 0)
@@ -79,9 +74,9 @@ struct GateReviewProcessTests {
     @Test("a label that does not exist while others do: exit 64 listing them, in every format; baseline rm too")
     func mistypedLabel() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         #expect(try profctl(["baseline", "set", "main"], in: folder).status == 0)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         for format in ["table", "github", "json", "junit", "markdown"] {
             let check = try profctl(["check", "--baseline", "mian", "--format", format], in: folder)
             #expect(check.status == 64, "\(format): \(check.stdout)\(check.stderr)")
@@ -94,14 +89,14 @@ struct GateReviewProcessTests {
     @Test("no baseline yet (exit 5) prints the scenario not checked in every format")
     func noBaselineYetIsInTheOutput() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         for format in ["table", "github", "json", "junit", "markdown"] {
             let check = try profctl(["check", "--baseline", "main", "--format", format], in: folder)
             #expect(check.status == 5, "\(format): \(check.stdout)\(check.stderr)")
             #expect(check.stdout.contains("lazy-container") && check.stdout.contains("no-baseline"), "\(format): '\(check.stdout)'")
         }
         // The label exists, but not for this scenario: still "no baseline yet".
-        try record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
         #expect(try profctl(["baseline", "set", "main", "--run", try newestRunID(scenario: "image-cache", in: folder)], in: folder).status == 0)
         let check = try profctl(["check", "--baseline", "main", "--scenario", "lazy-container", "--format", "github"], in: folder)
         #expect(check.status == 5 && check.stdout.contains("no-baseline"), "\(check.stdout)\(check.stderr)")
@@ -112,7 +107,7 @@ struct GateReviewProcessTests {
     @Test("--leaks with a misspelt budget metric: exit 64 naming it and its line")
     func leaksMisspeltMetric() throws {
         let folder = try TemporaryFolder()
-        try record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
+        try ProfctlProcess.record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
         let misspelt = try writeBudgets("""
             budgets:
               - scenario: swift-leaks
@@ -143,7 +138,7 @@ struct GateReviewProcessTests {
     @Test("--leaks with a leak budget for a scenario that has no run: missing, exit 12, in the output")
     func leaksBudgetWithoutRun() throws {
         let folder = try TemporaryFolder()
-        try record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
+        try ProfctlProcess.record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
         let budgets = try writeBudgets("""
             budgets:
               - scenario: lazy-container
@@ -160,7 +155,7 @@ struct GateReviewProcessTests {
     @Test("--leaks on a run without events: nothing judged is no pass (exit 12)")
     func leaksRunWithoutEvents() throws {
         let folder = try TemporaryFolder()
-        try record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
+        try ProfctlProcess.record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "weak-self-closure"], in: folder)
         let run = try newestRunID(scenario: "swift-leaks", in: folder)
         let db = folder.url.appendingPathComponent("profile.sqlite").path
         let emptied = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
@@ -176,8 +171,8 @@ struct GateReviewProcessTests {
     @Test("--budget with no budget for the scenario checked gates nothing: exit 64 naming the file's scenarios")
     func budgetForAnotherScenario() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["image-cache"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["image-cache"], in: folder)
         let budgets = try writeBudgets("""
             budgets:
               - scenario: lazy-container
@@ -198,9 +193,9 @@ struct GateReviewProcessTests {
     @Test("a label that looks like a run id is refused (exit 64); the run id still works as a baseline")
     func labelShadowingRunID() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let first = try newestRunID(scenario: "lazy-container", in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let second = try newestRunID(scenario: "lazy-container", in: folder)
         let shadow = try profctl(["baseline", "set", String(first.prefix(8)), "--run", String(second.prefix(8))], in: folder)
         #expect(shadow.status == 64, "\(shadow.stderr)")
@@ -217,9 +212,9 @@ struct GateReviewProcessTests {
     @Test("previous and median:N pick runs of the same parameters; a label on another workload exits 6 unless allowed")
     func baselinesOfAnotherWorkload() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-list", "--set", "rows=100"], in: folder)
+        try ProfctlProcess.record(["lazy-list", "--set", "rows=100"], in: folder)
         #expect(try profctl(["baseline", "set", "main"], in: folder).status == 0)
-        try record(["lazy-list", "--set", "rows=200"], in: folder)
+        try ProfctlProcess.record(["lazy-list", "--set", "rows=200"], in: folder)
         // The only earlier run is another workload: refused like another environment.
         let refused = try profctl(["check", "--baseline", "previous"], in: folder)
         #expect(refused.status == 6, "\(refused.stdout)\(refused.stderr)")
@@ -230,7 +225,7 @@ struct GateReviewProcessTests {
         #expect(allowed.status != 6 && allowed.stdout.contains("parameters differ from the baseline: rows 100"), "\(allowed.stdout)\(allowed.stderr)")
 
         // A third run like the first: previous skips the rows=200 run and finds its twin.
-        try record(["lazy-list", "--set", "rows=100"], in: folder)
+        try ProfctlProcess.record(["lazy-list", "--set", "rows=100"], in: folder)
         let first = try profctl(["query", "SELECT run_id FROM runs ORDER BY started_at LIMIT 1", "--format", "csv"], in: folder)
             .stdout.split(whereSeparator: \.isNewline).dropFirst().first.map(String.init) ?? ""
         let twin = try profctl(["check", "--baseline", "previous", "--format", "json"], in: folder)

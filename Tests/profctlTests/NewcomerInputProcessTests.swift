@@ -14,11 +14,6 @@ struct NewcomerInputProcessTests {
         try ProfctlProcess.run(arguments, in: folder.url)
     }
 
-    func record(_ arguments: [String], db: String = "profile.sqlite", in folder: TemporaryFolder) throws {
-        let result = try run(["record", "--db", db, "--quiet"] + arguments, in: folder)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     /// Run ids, oldest first.
     func runIDs(_ db: String = "profile.sqlite", in folder: TemporaryFolder) throws -> [String] {
         let store = try ProfileStore.openForReading(path: folder.url.appendingPathComponent(db).path)
@@ -32,7 +27,7 @@ struct NewcomerInputProcessTests {
     @Test("merge with an empty output or input path (an unset $OUT): exit 64, nothing merged")
     func mergeEmptyPath() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], db: "in.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "in.sqlite", in: folder)
         let emptyOutput = try run(["merge", "", "in.sqlite"], in: folder)
         #expect(emptyOutput.status == 64, "\(emptyOutput.stderr)")
         #expect(emptyOutput.stderr.contains("empty"), "\(emptyOutput.stderr)")
@@ -48,7 +43,7 @@ struct NewcomerInputProcessTests {
     @Test("report -o and export -o write through a symbolic link: the link stays, its file gets the output")
     func outputThroughLink() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let manager = FileManager.default
         try manager.createDirectory(atPath: path("reports", in: folder), withIntermediateDirectories: true)
         for (command, extra) in [("report", ["--format", "json"]), ("export", [String]())] {
@@ -66,7 +61,7 @@ struct NewcomerInputProcessTests {
     @Test("-o a symbolic link that loops or leads nowhere: exit 64, the link left as it was")
     func outputBrokenLink() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let manager = FileManager.default
         try manager.createSymbolicLink(atPath: path("loop-a", in: folder), withDestinationPath: "loop-b")
         try manager.createSymbolicLink(atPath: path("loop-b", in: folder), withDestinationPath: "loop-a")
@@ -87,8 +82,8 @@ struct NewcomerInputProcessTests {
     @Test("sites --diff of two workloads (instances 40 against 20): exit 6 as check, unless --allow-param-mismatch")
     func sitesDiffUnlikeWorkloads() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--sites", "--instances", "40"], in: folder)
-        try record(["lazy-container", "--sites", "--instances", "20"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--sites", "--instances", "40"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--sites", "--instances", "20"], in: folder)
         let ids = try runIDs(in: folder)
         try #require(ids.count == 2)
         let check = try run(["check", "--run", ids[1], "--baseline", ids[0]], in: folder)
@@ -108,7 +103,7 @@ struct NewcomerInputProcessTests {
         #expect(allowed.stderr.contains("changed"), "\(allowed.stderr)")
         #expect(allowed.stderr.contains("parameters differ"), "\(allowed.stderr)")
         // Alike runs still compare.
-        try record(["lazy-container", "--sites", "--instances", "20"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--sites", "--instances", "20"], in: folder)
         let alike = try runIDs(in: folder)
         #expect(try run(["sites", "--diff", alike[1], alike[2]], in: folder).status == 0)
         let stray = try run(["sites", "--allow-param-mismatch"], in: folder)
@@ -120,9 +115,9 @@ struct NewcomerInputProcessTests {
     @Test("sites --scenario picks that scenario's newest --sites run; a misspelt one exits 64 with the names; -o writes a file")
     func sitesScenarioAndOutput() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--sites", "--instances", "5"], in: folder)
-        try record(["image-cache", "--sites"], in: folder)
-        try record(["lazy-list"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--sites", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["image-cache", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-list"], in: folder)
         let newest = try run(["sites", "--format", "csv"], in: folder)
         #expect(newest.status == 0, "\(newest.stderr)")
         #expect(!newest.stdout.contains("Label"), "the default is the newest --sites run, image-cache's")
@@ -163,7 +158,7 @@ struct NewcomerInputProcessTests {
     @Test("sites of a run recorded without them: the advice to record with --sites is given once")
     func siteAdviceOnce() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let one = try run(["sites", "--run", "latest"], in: folder)
         #expect(one.status == 1, "\(one.stderr)")
         let none = try run(["sites"], in: folder)
@@ -177,7 +172,7 @@ struct NewcomerInputProcessTests {
     @Test("query with a syntax error or an unknown column: exit 64 with SQLite's words")
     func querySyntaxError() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         for (sql, words) in [("SELCT 1", "syntax error"), ("SELECT no_such_column FROM runs", "no such column")] {
             let result = try run(["query", sql], in: folder)
             #expect(result.status == 64, "\(sql): \(result.stderr)")
@@ -268,7 +263,7 @@ struct NewcomerInputProcessTests {
     @Test("swift_version holds the compiler's patch version; the JSON report's parameters are an object")
     func versionAndParameters() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "7"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "7"], in: folder)
         let store = try ProfileStore.openForReading(path: path("profile.sqlite", in: folder))
         let version = try #require(try store.scalar("SELECT swift_version FROM runs")?.string)
         #expect(version == RunEnvironment.compilerVersion)
@@ -284,8 +279,8 @@ struct NewcomerInputProcessTests {
     @Test("a baseline recorded before the patch version was (swift_version 6.3) compares with a 6.3.x run; another minor does not")
     func minorOnlyBaseline() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let ids = try runIDs(in: folder)
         let minor = RunEnvironment.compilerVersion.split(separator: ".").prefix(2).joined(separator: ".")
         let other = minor == "6.0" ? "5.9" : "6.0"
@@ -305,8 +300,8 @@ struct PushCutOffTests {
     func cutOffAfterOneRun() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
-        try PostgresPushTests.record(["image-cache"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["image-cache"], db: "local.sqlite", in: folder)
         let store = try server.connect()
         try PostgresMigrator().migrate(store)
         // Runs are pushed oldest first: lazy-container commits, then image-cache's backend dies.
@@ -329,7 +324,7 @@ struct StoreQueryMistakeTests {
     func storeSyntaxError() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
         #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
         // A statement that starts with no reading keyword (SELCT) is refused before it is sent.
         for sql in ["SELECT no_such_column FROM runs", "SELECT 1 FROM no_such_view", "SELECT FROM WHERE"] {

@@ -8,7 +8,7 @@ import Testing
 struct PostgresFaultTests {
     static func recorded() throws -> (TemporaryFolder, Data) {
         let folder = try TemporaryFolder()
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
         return (folder, try Data(contentsOf: folder.url.appendingPathComponent("local.sqlite")))
     }
 

@@ -40,12 +40,12 @@ struct PostgresFullDiskTests {
     static func pushOntoFullDisk(tablespace: String, folder: TemporaryFolder) throws {
         guard let server = try PostgresTestDatabase.make("the full-disk test") else { return }
         let store = try server.connect()
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "small.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "small.sqlite", in: folder)
         #expect(try PostgresPushTests.push("small.sqlite", to: server.url, in: folder).status == 0)
         let eventsBefore = try PostgresPushTests.count("events", in: store)
         try store.execute("ALTER TABLE events SET TABLESPACE \(tablespace); ALTER INDEX events_pkey SET TABLESPACE \(tablespace)")
 
-        try PostgresPushTests.record(["lazy-container", "--instances", "1000"], into: "large.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "1000"], db: "large.sqlite", in: folder)
         let local = folder.url.appendingPathComponent("large.sqlite")
         let before = try Data(contentsOf: local)
         let full = try PostgresPushTests.push("large.sqlite", to: server.url, in: folder)

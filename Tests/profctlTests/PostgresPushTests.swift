@@ -5,11 +5,6 @@ import Testing
 /// `profctl push` into a real PostgreSQL server (scripts/pg-test-cluster), as a process.
 @Suite("push to PostgreSQL", .serialized)
 struct PostgresPushTests {
-    static func record(_ arguments: [String], into db: String, in folder: TemporaryFolder) throws {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet", "--db", db], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     static func push(_ db: String, to url: String, _ extra: [String] = [], in folder: TemporaryFolder) throws -> ProfctlProcess.Result {
         try ProfctlProcess.run(["push", "--db", db, "--to", url] + extra, in: folder.url)
     }
@@ -30,8 +25,8 @@ struct PostgresPushTests {
     func pushTwice() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try Self.record(["lazy-container", "--instances", "20", "--repeat", "2"], into: "local.sqlite", in: folder)
-        try Self.record(["image-cache", "lazy-list"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--repeat", "2"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["image-cache", "lazy-list"], db: "local.sqlite", in: folder)
         let local = folder.url.appendingPathComponent("local.sqlite")
         #expect(try ProfctlProcess.run(["baseline", "set", "main"], environment: ["PROFCTL_DB": local.path], in: folder.url).status == 0)
         let before = try Data(contentsOf: local)
@@ -72,11 +67,11 @@ struct PostgresPushTests {
     func concurrentPushers() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try Self.record(["lazy-container", "--instances", "10"], into: "shared.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "10"], db: "shared.sqlite", in: folder)
         let names = (0..<4).map { "machine\($0).sqlite" }
         for name in names {
             try FileManager.default.copyItem(at: folder.url.appendingPathComponent("shared.sqlite"), to: folder.url.appendingPathComponent(name))
-            try Self.record(["lazy-container", "--instances", "10"], into: name, in: folder)
+            try ProfctlProcess.record(["lazy-container", "--instances", "10"], db: name, in: folder)
         }
         let statuses = PushResults()
         let url = server.url, directory = folder.url
@@ -99,8 +94,8 @@ struct PostgresPushTests {
     func incompleteRuns() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try Self.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
-        try Self.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
         let local = folder.url.appendingPathComponent("local.sqlite")
         _ = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
                                    [local.path, "UPDATE runs SET status = 'aborted', error = 'test' WHERE run_key = 1"], in: folder.url)

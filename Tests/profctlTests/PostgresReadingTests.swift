@@ -12,9 +12,9 @@ struct PostgresReadingTests {
     static func recordedAndPushed(_ server: PostgresTestDatabase) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         for _ in 0..<2 {
-            try PostgresPushTests.record(["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "--instances", "5"],
-                                         into: "local.sqlite", in: folder)
-            try PostgresPushTests.record(["live-room", "--instances", "30"], into: "local.sqlite", in: folder)
+            try ProfctlProcess.record(["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "--instances", "5"],
+                                         db: "local.sqlite", in: folder)
+            try ProfctlProcess.record(["live-room", "--instances", "30"], db: "local.sqlite", in: folder)
         }
         let pushed = try PostgresPushTests.push("local.sqlite", to: server.url, in: folder)
         #expect(pushed.status == 0, "\(pushed.stderr)")
@@ -140,7 +140,7 @@ struct PostgresReadingTests {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
         for _ in 0..<6 {
-            try PostgresPushTests.record(["lazy-container", "image-cache", "--instances", "5"], into: "local.sqlite", in: folder)
+            try ProfctlProcess.record(["lazy-container", "image-cache", "--instances", "5"], db: "local.sqlite", in: folder)
         }
         #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
         for arguments in [["check", "--baseline", "median:5", "--format", "json"],

@@ -50,7 +50,7 @@ struct PostgresReportViewsTests {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
         let local = folder.url.appendingPathComponent("local.sqlite").path
-        try PostgresPushTests.record(["image-cache", "identity", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["image-cache", "identity", "--instances", "5"], db: "local.sqlite", in: folder)
         _ = try ScenarioRunner.record(Self.portable, database: local, options: RecordOptions())
         _ = try ScenarioRunner.record(Self.fileOnly, database: local, options: RecordOptions())
         let push = try PostgresPushTests.push("local.sqlite", to: server.url, in: folder)

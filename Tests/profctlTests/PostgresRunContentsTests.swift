@@ -22,11 +22,11 @@ struct PostgresRunContentsTests {
     /// counts), and one run without types, pushed into a fresh store.
     static func recordedAndPushed(_ server: PostgresTestDatabase) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        try PostgresPushTests.record(["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "--types",
-                                      "--instances", "5", "--repeat", "2"], into: "local.sqlite", in: folder)
-        try PostgresPushTests.record(["live-room", "--types", "--instances", "30"], into: "local.sqlite", in: folder)
-        try PostgresPushTests.record(["lazy-container", "--types", "--instances", "6"], into: "local.sqlite", in: folder)
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "--types",
+                                      "--instances", "5", "--repeat", "2"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["live-room", "--types", "--instances", "30"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "6"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
         let pushed = try PostgresPushTests.push("local.sqlite", to: server.url, in: folder)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         return folder
@@ -137,8 +137,8 @@ struct PostgresRunContentsTests {
     func typesAddedLater() throws {
         guard let server = try PostgresTestDatabase.make() else { return }
         let folder = try TemporaryFolder()
-        try PostgresPushTests.record(["lazy-container", "--types", "--instances", "5"], into: "local.sqlite", in: folder)
-        try PostgresPushTests.record(["image-cache", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "5"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["image-cache", "--instances", "5"], db: "local.sqlite", in: folder)
         #expect(try PostgresPushTests.push("local.sqlite", to: server.url, in: folder).status == 0)
         let store = try server.connect()
         let typeRows = try PostgresPushTests.count("object_types", in: store)

@@ -46,7 +46,7 @@ struct PostgresTLSTests {
         let folder = try TemporaryFolder()
         guard let url = try Self.start(in: folder) else { return }
         defer { try? Self.stop(in: folder) }
-        try PostgresPushTests.record(["lazy-container", "--instances", "5"], into: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
         let local = folder.url.appendingPathComponent("local.sqlite")
         let before = try Data(contentsOf: local)
 

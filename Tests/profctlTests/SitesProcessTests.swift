@@ -8,11 +8,6 @@ import Profiler
 struct SitesProcessTests {
     static let scenarios = ["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "live-room"]
 
-    func record(_ arguments: [String], in folder: TemporaryFolder, db: String = "profile.sqlite") throws {
-        let result = try ProfctlProcess.run(["record", "--db", db, "--quiet"] + arguments, in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     /// Per run, component and strategy: the report's bytes (rollups: bytes per instance x
     /// instances x repeats) and the sum over its sites of create and realize events.
     func reportAndSites(_ path: String) throws -> [[SQLValue]] {
@@ -30,7 +25,7 @@ struct SitesProcessTests {
     @Test("sum over sites = bytes per instance x instances, for every component of every built-in scenario")
     func sitesSumToTheReport() throws {
         let folder = try TemporaryFolder()
-        try record(Self.scenarios + ["--sites", "--instances", "30"], in: folder)
+        try ProfctlProcess.record(Self.scenarios + ["--sites", "--instances", "30"], in: folder)
         let rows = try reportAndSites(folder.url.appendingPathComponent("profile.sqlite").path)
         let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("profile.sqlite").path)
         #expect(try db.scalar("SELECT count(*) FROM site_runs")?.int64 == Int64(Self.scenarios.count))
@@ -55,8 +50,8 @@ struct SitesProcessTests {
         // measures one-time runtime costs, which also vary run to run.)
         let scenarios = ["lazy-container", "lazy-list", "identity"]
         let folder = try TemporaryFolder()
-        try record(scenarios + ["--instances", "40"], in: folder, db: "plain.sqlite")
-        try record(scenarios + ["--instances", "40", "--sites"], in: folder, db: "sites.sqlite")
+        try ProfctlProcess.record(scenarios + ["--instances", "40"], db: "plain.sqlite", in: folder)
+        try ProfctlProcess.record(scenarios + ["--instances", "40", "--sites"], db: "sites.sqlite", in: folder)
         func bytes(_ name: String) throws -> [[SQLValue]] {
             let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent(name).path)
             return try db.rows("""
@@ -110,7 +105,7 @@ struct SitesProcessTests {
     @Test("profctl sites: a table that sums to the report, filters checked by name (exit 64 with the choices), a tree")
     func sitesCommand() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--sites"], in: folder)
         let json = try ProfctlProcess.run(["sites", "--component", "Label", "--strategy", "eager", "--kind", "create", "--format", "json"], in: folder.url)
         #expect(json.status == 0, "\(json.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
@@ -156,7 +151,7 @@ struct SitesProcessTests {
         _ = FileManager.default.createFile(atPath: folder.url.appendingPathComponent("empty.sqlite").path, contents: Data())
         let empty = try ProfctlProcess.run(["sites", "--db", "empty.sqlite"], in: folder.url)
         #expect(empty.status == 10, "\(empty.stderr)")
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let none = try ProfctlProcess.run(["sites"], in: folder.url)
         #expect(none.status == 1)
         #expect(none.stderr.contains("record --sites"), "\(none.stderr)")
@@ -165,7 +160,7 @@ struct SitesProcessTests {
     @Test("export --format pprof: go tool pprof -top reads it, with the user's function names")
     func pprofExport() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--sites"], in: folder)
         let export = try ProfctlProcess.run(["export", "--run", "latest", "--format", "pprof", "-o", "sites.pb.gz"], in: folder.url)
         #expect(export.status == 0, "\(export.stderr)")
         let data = try Data(contentsOf: folder.url.appendingPathComponent("sites.pb.gz"))
@@ -196,7 +191,7 @@ struct SitesProcessTests {
     @Test("every documented go tool pprof command prints what docs/cli.md says: allocated bytes by default, in-use as the second type")
     func pprofDocumentedCommands() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--sites"], in: folder)
         let export = try ProfctlProcess.run(["export", "--run", "latest", "--format", "pprof", "-o", "sites.pb.gz"], in: folder.url)
         try #require(export.status == 0, "\(export.stderr)")
         let go = try #require(["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -241,8 +236,8 @@ struct SitesProcessTests {
     /// vanishes and a new one appears, as a code change would do.
     func regressedPair() throws -> (TemporaryFolder, a: String, b: String, grown: String, vanished: String) {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
-        try record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--sites"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "20", "--sites"], in: folder)
         let db = try ProfileStore.openExistingForWriting(path: folder.url.appendingPathComponent("profile.sqlite").path)
         let runs = try db.rows("SELECT run_id, run_key FROM runs ORDER BY started_at, run_key")
         let (a, b) = (runs[0][0].string ?? "", runs[1][0].string ?? "")
@@ -299,9 +294,9 @@ struct SitesProcessTests {
     @Test("merge carries sites: frames and stacks deduplicated, profctl sites on the merged file as on each source, runs without sites too")
     func mergeCarriesSites() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "10", "--sites"], in: folder, db: "a.sqlite")
-        try record(["lazy-container", "lazy-list", "--instances", "10", "--sites"], in: folder, db: "b.sqlite")
-        try record(["identity", "--instances", "5"], in: folder, db: "b.sqlite")
+        try ProfctlProcess.record(["lazy-container", "--instances", "10", "--sites"], db: "a.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "lazy-list", "--instances", "10", "--sites"], db: "b.sqlite", in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], db: "b.sqlite", in: folder)
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         func siteRuns(_ name: String) throws -> [String] {
             try ProfileStore.openForReading(path: path(name))

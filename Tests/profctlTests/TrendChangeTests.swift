@@ -8,9 +8,8 @@ import Testing
 struct TrendChangeTests {
     /// Records `scenarios` in one process with GIT_COMMIT=commit; the run ids, oldest first.
     func record(_ arguments: [String], commit: String, in folder: TemporaryFolder) throws -> [String] {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet"], environment: ["GIT_COMMIT": commit], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-        return result.stdout.split(whereSeparator: \.isNewline).map(String.init)
+        try ProfctlProcess.record(arguments, environment: ["GIT_COMMIT": commit], in: folder)
+            .stdout.split(whereSeparator: \.isNewline).map(String.init)
     }
 
     func json(_ result: ProfctlProcess.Result) throws -> [[String: Any]] {

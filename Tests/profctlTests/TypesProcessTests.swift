@@ -9,15 +9,10 @@ import Profiler
 struct TypesProcessTests {
     static let scenarios = ["lazy-container", "image-cache", "lazy-list", "composite-cell", "identity", "live-room"]
 
-    func record(_ arguments: [String], in folder: TemporaryFolder, db: String = "profile.sqlite") throws {
-        let result = try ProfctlProcess.run(["record", "--db", db, "--quiet"] + arguments, in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     @Test("types add up to the events' allocations, for every (component, strategy, kind) of every built-in scenario")
     func typesAddUp() throws {
         let folder = try TemporaryFolder()
-        try record(Self.scenarios + ["--types", "--instances", "30"], in: folder)
+        try ProfctlProcess.record(Self.scenarios + ["--types", "--instances", "30"], in: folder)
         let db = try ProfileStore.openForReading(path: folder.url.appendingPathComponent("profile.sqlite").path)
         #expect(try db.scalar("SELECT count(*) FROM object_type_runs")?.int64 == Int64(Self.scenarios.count))
         #expect(try db.scalar("SELECT SUM(dropped) FROM object_type_runs")?.int64 == 0)
@@ -38,7 +33,7 @@ struct TypesProcessTests {
     @Test("lazy-container: a lazy Label is exactly one LazyContainer per instance; an eager one names the objects a Label allocates")
     func lazyContainerNames() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--types", "--instances", "25"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "25"], in: folder)
         let lazy = try ProfctlProcess.run(["types", "--component", "Label", "--strategy", "lazy", "--format", "csv"], in: folder.url)
         #expect(lazy.status == 0, "\(lazy.stderr)")
         let lines = lazy.stdout.split(whereSeparator: \.isNewline).dropFirst()
@@ -58,13 +53,13 @@ struct TypesProcessTests {
     @Test("a typo'd --type or --component exits 64 with the choices; a run without types says so, and so does --diff with one")
     func badInput() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], in: folder)
         let none = try ProfctlProcess.run(["types"], in: folder.url)
         #expect(none.status == 1 && none.stdout.isEmpty, "\(none.stdout)")
         #expect(none.stderr.contains("no run recorded with types") && none.stderr.contains("profctl record --types"), "\(none.stderr)")
         let plain = try ProfctlProcess.run(["types", "--run", "latest"], in: folder.url)
         #expect(plain.status == 1 && plain.stderr.contains("recorded without types"), "\(plain.stderr)")
-        try record(["lazy-container", "--types", "--instances", "5"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "5"], in: folder)
         let typo = try ProfctlProcess.run(["types", "--type", "ProfilerCatalog.Lable"], in: folder.url)
         #expect(typo.status == 64 && typo.stdout.isEmpty, "\(typo.stdout)")
         #expect(typo.stderr.contains("ProfilerCatalog.Label"), "\(typo.stderr)")
@@ -77,9 +72,9 @@ struct TypesProcessTests {
     @Test("merge carries types: profctl types on the merged file prints what it prints on each source; a run without types stays without")
     func mergeCarriesTypes() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--types", "--instances", "10"], in: folder, db: "a.sqlite")
-        try record(["lazy-container", "image-cache", "--types", "--instances", "10"], in: folder, db: "b.sqlite")
-        try record(["identity", "--instances", "5"], in: folder, db: "b.sqlite")
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "10"], db: "a.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "image-cache", "--types", "--instances", "10"], db: "b.sqlite", in: folder)
+        try ProfctlProcess.record(["identity", "--instances", "5"], db: "b.sqlite", in: folder)
         let merge = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
         #expect(merge.status == 0, "\(merge.stderr)")
         var compared = 0

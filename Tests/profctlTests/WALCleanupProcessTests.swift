@@ -22,26 +22,21 @@ struct WALCleanupProcessTests {
         return try ProfileStore.openForReading(path: copy.path).scalar(sql)?.int64
     }
 
-    func record(_ arguments: [String], into db: String, in folder: TemporaryFolder) throws {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet", "--db", db], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     static let completeRuns = "SELECT count(*) FROM runs WHERE status = 'complete'"
 
     @Test("record: the run is complete in the main file, no -wal or -shm", arguments: 1...3)
     func record(attempt: Int) throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], into: "one.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "one.sqlite", in: folder)
         #expect(try selfContainedCount("one.sqlite", in: folder, Self.completeRuns) == 1)
-        try record(["lazy-container", "--instances", "5"], into: "one.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "one.sqlite", in: folder)
         #expect(try selfContainedCount("one.sqlite", in: folder, Self.completeRuns) == 2)
     }
 
     @Test("record --sites: the run and its sites are in the main file, no -wal or -shm")
     func recordWithSites() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5", "--sites"], into: "sites.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5", "--sites"], db: "sites.sqlite", in: folder)
         #expect(try selfContainedCount("sites.sqlite", in: folder, Self.completeRuns) == 1)
         #expect(try selfContainedCount("sites.sqlite", in: folder, "SELECT count(*) FROM sites") ?? 0 > 0)
     }
@@ -49,8 +44,8 @@ struct WALCleanupProcessTests {
     @Test("merge: the output holds both runs in its main file; no input or output keeps a -wal or -shm")
     func merge() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "5"], into: "a.sqlite", in: folder)
-        try record(["lazy-container", "--instances", "5"], into: "b.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "a.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "b.sqlite", in: folder)
         let merged = try ProfctlProcess.run(["merge", "all.sqlite", "a.sqlite", "b.sqlite"], in: folder.url)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(try selfContainedCount("all.sqlite", in: folder, Self.completeRuns) == 2)

@@ -22,7 +22,7 @@ package struct SiteRegression: Sendable {
         var seen: Set<[String]> = []
         var explained: [SiteRegression] = []
         for verdict in byteRegressions where seen.insert([verdict.key.component, verdict.key.strategy]).inserted {
-            let filter = SiteFilter(component: verdict.key.component, strategy: verdict.key.strategy)
+            let filter = CaptureFilter(component: verdict.key.component, strategy: verdict.key.strategy)
             let differences = SiteDiff.compare(try SiteQuery.rows(runID: baseline.runID, filter: filter, in: db),
                                                try SiteQuery.rows(runID: result.run.runID, filter: filter, in: db))
             explained.append(SiteRegression(scenario: result.run.scenario, component: verdict.key.component,

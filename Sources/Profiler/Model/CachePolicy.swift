@@ -33,11 +33,11 @@ package enum CachePolicy: String, Sendable, CaseIterable {
     package func replay(_ trace: CacheTrace, capacity: Int = .max, unit: CapacityUnit = .bytes) -> ReplayResult {
         let sizes = trace.sizes
         switch self {
-        case .lru: var s = LRUSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)
-        case .fifo: var s = FIFOSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)
-        case .lfu: var s = LFUSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)
-        case .twoQ: var s = TwoQSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)
-        case .sieve: var s = SieveSimulator(sizes: sizes, capacity: capacity, unit: unit); return runReplay(trace, through: &s)
+        case .lru: return LRUSimulator.replay(trace, capacity: capacity, unit: unit)
+        case .fifo: return FIFOSimulator.replay(trace, capacity: capacity, unit: unit)
+        case .lfu: return LFUSimulator.replay(trace, capacity: capacity, unit: unit)
+        case .twoQ: return TwoQSimulator.replay(trace, capacity: capacity, unit: unit)
+        case .sieve: return SieveSimulator.replay(trace, capacity: capacity, unit: unit)
         case .weak: var s = WeakSimulator(sizes: sizes); return runReplay(trace, through: &s)
         case .sweep: var s = KeepAllSimulator(sizes: sizes, sweeps: true); return runReplay(trace, through: &s)
         case .unbounded: var s = KeepAllSimulator(sizes: sizes, sweeps: false); return runReplay(trace, through: &s)

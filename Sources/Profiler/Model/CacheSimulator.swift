@@ -79,6 +79,36 @@ struct Occupancy {
         residentBytes -= sizes[Int(key)]
         evictions += 1
     }
+
+    /// A miss where entries leave in one queue's order (FIFO, LRU): the oldest go until
+    /// `key` fits, then it comes in as the newest, unless it is larger than the capacity.
+    @inline(__always) mutating func admitEvictingOldest(_ key: Int32, from order: inout KeyList) {
+        while needsRoom(for: key), let victim = order.popOldest() { evict(victim) }
+        if fits(key) {
+            order.pushNewest(key)
+            admit(key)
+        }
+    }
+}
+
+/// A simulator bounded by a capacity (LRU, FIFO, LFU, 2Q, SIEVE): built from its room
+/// alone, which also keeps what it holds, so its evictions and resident bytes are read
+/// there and its replay is set up the same way for every policy.
+protocol BoundedSimulator: CacheSimulator {
+    var room: Occupancy { get }
+    /// An empty cache with this room; its key tables sized for `room.sizes`.
+    init(room: Occupancy)
+}
+
+extension BoundedSimulator {
+    var evictions: Int { room.evictions }
+    var residentBytes: Int { room.residentBytes }
+
+    /// Replays the trace through an empty cache of this policy at `capacity`.
+    static func replay(_ trace: CacheTrace, capacity: Int, unit: CapacityUnit) -> ReplayResult {
+        var simulator = Self(room: Occupancy(sizes: trace.sizes, capacity: capacity, unit: unit))
+        return runReplay(trace, through: &simulator)
+    }
 }
 
 /// Replays a trace through a simulator: its lookups, releases and idle turns (the

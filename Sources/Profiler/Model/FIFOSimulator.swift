@@ -1,23 +1,16 @@
 /// First in, first out: hits change nothing; room is made from the oldest insertion.
-struct FIFOSimulator: CacheSimulator {
+struct FIFOSimulator: BoundedSimulator {
     var room: Occupancy
     var order: KeyList
 
-    init(sizes: [Int], capacity: Int, unit: CapacityUnit) {
-        room = Occupancy(sizes: sizes, capacity: capacity, unit: unit)
-        order = KeyList(keys: sizes.count)
+    init(room: Occupancy) {
+        self.room = room
+        order = KeyList(keys: room.sizes.count)
     }
 
     mutating func request(_ key: Int32) -> Bool {
         if order.contains(key) { return true }
-        while room.needsRoom(for: key), let victim = order.popOldest() { room.evict(victim) }
-        if room.fits(key) {
-            order.pushNewest(key)
-            room.admit(key)
-        }
+        room.admitEvictingOldest(key, from: &order)
         return false
     }
-
-    var evictions: Int { room.evictions }
-    var residentBytes: Int { room.residentBytes }
 }

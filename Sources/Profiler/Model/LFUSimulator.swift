@@ -2,7 +2,7 @@
 /// since it came in, the least recently used of those on a tie. Counts are forgotten
 /// with the entry. A binary heap of (count, last use) with stale entries skipped when
 /// popped: O(log n) a lookup.
-struct LFUSimulator: CacheSimulator {
+struct LFUSimulator: BoundedSimulator {
     var room: Occupancy
     var resident: [Bool]
     var count: [Int]
@@ -11,11 +11,11 @@ struct LFUSimulator: CacheSimulator {
     var tick = 0
     var residentCount = 0
 
-    init(sizes: [Int], capacity: Int, unit: CapacityUnit) {
-        room = Occupancy(sizes: sizes, capacity: capacity, unit: unit)
-        resident = Array(repeating: false, count: sizes.count)
-        count = Array(repeating: 0, count: sizes.count)
-        lastUse = Array(repeating: 0, count: sizes.count)
+    init(room: Occupancy) {
+        self.room = room
+        resident = Array(repeating: false, count: room.sizes.count)
+        count = Array(repeating: 0, count: room.sizes.count)
+        lastUse = Array(repeating: 0, count: room.sizes.count)
     }
 
     mutating func request(_ key: Int32) -> Bool {
@@ -61,9 +61,6 @@ struct LFUSimulator: CacheSimulator {
         }
         heap = fresh
     }
-
-    var evictions: Int { room.evictions }
-    var residentBytes: Int { room.residentBytes }
 }
 
 /// A binary min-heap of LFU candidates, ordered by count, then by last use.

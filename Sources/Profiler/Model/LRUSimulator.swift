@@ -1,11 +1,11 @@
 /// Least recently used: a hit moves the entry to the front; room is made from the back.
-struct LRUSimulator: CacheSimulator {
+struct LRUSimulator: BoundedSimulator {
     var room: Occupancy
     var order: KeyList
 
-    init(sizes: [Int], capacity: Int, unit: CapacityUnit) {
-        room = Occupancy(sizes: sizes, capacity: capacity, unit: unit)
-        order = KeyList(keys: sizes.count)
+    init(room: Occupancy) {
+        self.room = room
+        order = KeyList(keys: room.sizes.count)
     }
 
     mutating func request(_ key: Int32) -> Bool {
@@ -13,14 +13,7 @@ struct LRUSimulator: CacheSimulator {
             order.moveToNewest(key)
             return true
         }
-        while room.needsRoom(for: key), let victim = order.popOldest() { room.evict(victim) }
-        if room.fits(key) {
-            order.pushNewest(key)
-            room.admit(key)
-        }
+        room.admitEvictingOldest(key, from: &order)
         return false
     }
-
-    var evictions: Int { room.evictions }
-    var residentBytes: Int { room.residentBytes }
 }

@@ -31,21 +31,22 @@ package struct RunTrace: Sendable, Equatable {
         package let kind: SQLValue
         package let component: SQLValue
         package let instance: SQLValue
-        package let requestedBytes: SQLValue
-        package let usableBytes: SQLValue
+        /// The change in live heap bytes the event caused (event_log's requested_bytes), and in usable bytes.
+        package let netLiveBytes: SQLValue
+        package let netLiveUsableBytes: SQLValue
         package let durationNanoseconds: SQLValue
         /// Microseconds since the run started, when its measured work began.
         package let atMicroseconds: Int64
         package let repeatIndex: SQLValue
 
-        package init(strategy: String, kind: SQLValue, component: SQLValue, instance: SQLValue, requestedBytes: SQLValue,
-                     usableBytes: SQLValue, durationNanoseconds: SQLValue, atMicroseconds: Int64, repeatIndex: SQLValue) {
+        package init(strategy: String, kind: SQLValue, component: SQLValue, instance: SQLValue, netLiveBytes: SQLValue,
+                     netLiveUsableBytes: SQLValue, durationNanoseconds: SQLValue, atMicroseconds: Int64, repeatIndex: SQLValue) {
             self.strategy = strategy
             self.kind = kind
             self.component = component
             self.instance = instance
-            self.requestedBytes = requestedBytes
-            self.usableBytes = usableBytes
+            self.netLiveBytes = netLiveBytes
+            self.netLiveUsableBytes = netLiveUsableBytes
             self.durationNanoseconds = durationNanoseconds
             self.atMicroseconds = atMicroseconds
             self.repeatIndex = repeatIndex

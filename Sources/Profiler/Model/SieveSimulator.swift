@@ -2,17 +2,17 @@
 /// visited bit per entry and a hand that moves from the oldest entry towards the newest.
 /// A hit only sets the bit; to make room the hand clears set bits as it passes and evicts
 /// the first entry whose bit is clear, then stays there for the next eviction.
-struct SieveSimulator: CacheSimulator {
+struct SieveSimulator: BoundedSimulator {
     var room: Occupancy
     var order: KeyList
     var visited: [Bool]
     /// Where the next eviction starts looking; nil: at the oldest entry.
     var hand: Int32?
 
-    init(sizes: [Int], capacity: Int, unit: CapacityUnit) {
-        room = Occupancy(sizes: sizes, capacity: capacity, unit: unit)
-        order = KeyList(keys: sizes.count)
-        visited = Array(repeating: false, count: sizes.count)
+    init(room: Occupancy) {
+        self.room = room
+        order = KeyList(keys: room.sizes.count)
+        visited = Array(repeating: false, count: room.sizes.count)
     }
 
     mutating func request(_ key: Int32) -> Bool {
@@ -40,7 +40,4 @@ struct SieveSimulator: CacheSimulator {
         order.remove(node)
         room.evict(node)
     }
-
-    var evictions: Int { room.evictions }
-    var residentBytes: Int { room.residentBytes }
 }

@@ -3,7 +3,7 @@
 /// only, in a ghost FIFO (A1out, keys worth half the capacity); a miss on a remembered key
 /// goes into the main LRU (Am). A hit in A1in changes nothing, so one-off scans never
 /// reach Am.
-struct TwoQSimulator: CacheSimulator {
+struct TwoQSimulator: BoundedSimulator {
     var room: Occupancy
     var recent: KeyList
     var ghost: KeyList
@@ -13,13 +13,13 @@ struct TwoQSimulator: CacheSimulator {
     let recentLimit: Int
     let ghostLimit: Int
 
-    init(sizes: [Int], capacity: Int, unit: CapacityUnit) {
-        room = Occupancy(sizes: sizes, capacity: capacity, unit: unit)
-        recent = KeyList(keys: sizes.count)
-        ghost = KeyList(keys: sizes.count)
-        main = KeyList(keys: sizes.count)
-        recentLimit = max(1, capacity / 4)
-        ghostLimit = max(1, capacity / 2)
+    init(room: Occupancy) {
+        self.room = room
+        recent = KeyList(keys: room.sizes.count)
+        ghost = KeyList(keys: room.sizes.count)
+        main = KeyList(keys: room.sizes.count)
+        recentLimit = max(1, room.capacity / 4)
+        ghostLimit = max(1, room.capacity / 2)
     }
 
     mutating func request(_ key: Int32) -> Bool {
@@ -56,7 +56,4 @@ struct TwoQSimulator: CacheSimulator {
             room.evict(victim)
         }
     }
-
-    var evictions: Int { room.evictions }
-    var residentBytes: Int { room.residentBytes }
 }

@@ -61,7 +61,7 @@ package enum ChromeTrace {
             out.append(object([("name", JSONText.value(event.kind)), ("cat", "\"lifecycle\""), ("ph", "\"i\""), ("s", "\"t\""),
                                ("pid", "\(pid)"), ("tid", "\(tid(event.strategy))"), ("ts", String(event.atMicroseconds)),
                                ("args", object([("component", JSONText.value(event.component)), ("instance", JSONText.value(event.instance)),
-                                                ("bytes", JSONText.value(event.requestedBytes)), ("usable_bytes", JSONText.value(event.usableBytes)),
+                                                ("bytes", JSONText.value(event.netLiveBytes)), ("usable_bytes", JSONText.value(event.netLiveUsableBytes)),
                                                 ("duration_ns", JSONText.value(event.durationNanoseconds)),
                                                 ("repeat", JSONText.value(event.repeatIndex))]))]))
         }

@@ -25,7 +25,7 @@ package enum TraceQuery {
             WHERE x.run_key = ? ORDER BY e.seq
             """, [key]).map { row in
             RunTrace.Event(strategy: row[0].string ?? "", kind: row[1], component: row[2], instance: row[3],
-                           requestedBytes: row[4], usableBytes: row[5], durationNanoseconds: row[6],
+                           netLiveBytes: row[4], netLiveUsableBytes: row[5], durationNanoseconds: row[6],
                            atMicroseconds: row[7].int64 ?? 0, repeatIndex: row[8])
         }
         return RunTrace(run: run, samples: samples, events: events)

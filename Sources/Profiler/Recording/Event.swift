@@ -36,9 +36,12 @@ public struct Event: Sendable, Equatable {
     public var instance: Int
     public var allocations: Int
     public var frees: Int
-    /// Change in live heap bytes the event caused (negative for a release).
-    public var requestedBytes: Int
-    public var usableBytes: Int
+    /// The change in live heap bytes the event caused, in requested bytes (negative for a
+    /// release): ``Allocations/netLiveBytes`` of its measured region. Not the bytes the
+    /// region allocated, which ``Allocations/requestedBytes`` counts.
+    public var netLiveBytes: Int
+    /// The same in usable bytes (``Allocations/netLiveUsableBytes``).
+    public var netLiveUsableBytes: Int
     public var durationNanoseconds: UInt64
     /// When the measured work started, on the monotonic clock; 0 when unknown.
     public var startNanoseconds: UInt64
@@ -48,7 +51,7 @@ public struct Event: Sendable, Equatable {
     package var releases = 0
 
     public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
-                allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64,
+                allocations: Int, frees: Int, netLiveBytes: Int, netLiveUsableBytes: Int, durationNanoseconds: UInt64,
                 startNanoseconds: UInt64 = 0) {
         self.kind = kind
         self.component = component
@@ -57,10 +60,34 @@ public struct Event: Sendable, Equatable {
         self.instance = instance
         self.allocations = allocations
         self.frees = frees
-        self.requestedBytes = requestedBytes
-        self.usableBytes = usableBytes
+        self.netLiveBytes = netLiveBytes
+        self.netLiveUsableBytes = netLiveUsableBytes
         self.durationNanoseconds = durationNanoseconds
         self.startNanoseconds = startNanoseconds
+    }
+}
+
+extension Event {
+    /// The name before ``netLiveBytes``: an event's bytes are a net change, not what it allocated.
+    @available(*, deprecated, renamed: "netLiveBytes")
+    public var requestedBytes: Int {
+        get { netLiveBytes }
+        set { netLiveBytes = newValue }
+    }
+
+    @available(*, deprecated, renamed: "netLiveUsableBytes")
+    public var usableBytes: Int {
+        get { netLiveUsableBytes }
+        set { netLiveUsableBytes = newValue }
+    }
+
+    @available(*, deprecated, renamed: "init(kind:component:strategy:repeatIndex:instance:allocations:frees:netLiveBytes:netLiveUsableBytes:durationNanoseconds:startNanoseconds:)")
+    public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
+                allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int, durationNanoseconds: UInt64,
+                startNanoseconds: UInt64 = 0) {
+        self.init(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex, instance: instance,
+                  allocations: allocations, frees: frees, netLiveBytes: requestedBytes, netLiveUsableBytes: usableBytes,
+                  durationNanoseconds: durationNanoseconds, startNanoseconds: startNanoseconds)
     }
 }
 

@@ -141,8 +141,8 @@ struct EventWriter {
         pending.append(Int64(e.instance))
         pending.append(Int64(e.allocations))
         pending.append(Int64(e.frees))
-        pending.append(Int64(e.requestedBytes))
-        pending.append(Int64(e.usableBytes) &- Int64(e.requestedBytes))
+        pending.append(Int64(e.netLiveBytes))
+        pending.append(Int64(e.netLiveUsableBytes) &- Int64(e.netLiveBytes))
         pending.append(duration)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
         pending.append(e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0)
@@ -273,8 +273,8 @@ struct LiveBytes {
             self.repeatIndex = repeatIndex
         }
         grow(to: strategy)
-        requested[strategy] += Int64(event.requestedBytes)
-        usable[strategy] += Int64(event.usableBytes)
+        requested[strategy] += Int64(event.netLiveBytes)
+        usable[strategy] += Int64(event.netLiveUsableBytes)
         peak[strategy] = max(peak[strategy], requested[strategy])
     }
 

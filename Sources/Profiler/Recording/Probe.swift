@@ -36,7 +36,7 @@ public struct Probe: Sendable {
         let a = measured.allocations
         var event = Event(kind: kind, component: component, strategy: strategy, repeatIndex: repeatIndex,
                           instance: instance, allocations: a.allocations, frees: a.frees,
-                          requestedBytes: a.netLiveBytes, usableBytes: a.netLiveUsableBytes,
+                          netLiveBytes: a.netLiveBytes, netLiveUsableBytes: a.netLiveUsableBytes,
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
         event.retains = a.retains
         event.releases = a.releases

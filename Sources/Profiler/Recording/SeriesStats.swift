@@ -74,7 +74,7 @@ struct SeriesStats {
         maxInstance = max(maxInstance, e.instance)
         events += 1
         allocations &+= Int64(e.allocations)
-        let r = Int64(e.requestedBytes), u = Int64(e.usableBytes)
+        let r = Int64(e.netLiveBytes), u = Int64(e.netLiveUsableBytes)
         requested &+= r
         usable &+= u
         minRequested = min(minRequested, r); maxRequested = max(maxRequested, r)
@@ -129,7 +129,7 @@ struct SeriesKeys {
         stats[index].add(e, seq: seq, duration: duration)
         let heldIndex = stats[index].heldIndex
         if heldIndex >= 0 {
-            held[heldIndex].add(instance: e.instance, requested: Int64(e.requestedBytes), usable: Int64(e.usableBytes))
+            held[heldIndex].add(instance: e.instance, requested: Int64(e.netLiveBytes), usable: Int64(e.netLiveUsableBytes))
         }
         return stats[index].seriesID
     }

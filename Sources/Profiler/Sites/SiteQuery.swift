@@ -4,78 +4,32 @@ import ProfilerQueries
 import ProfilerRecording
 import ProfilerStore
 
-/// Which sites to read: all of a run's, or one component's, strategy's or kind's.
-package struct SiteFilter: Sendable, Equatable {
-    package var component: String?
-    package var strategy: String?
-    package var kind: String?
-
-    package init(component: String? = nil, strategy: String? = nil, kind: String? = nil) {
-        self.component = component
-        self.strategy = strategy
-        self.kind = kind
-    }
-}
-
 /// Reads the sites `record --sites` stored (the site_summary view and the stacks).
 package enum SiteQuery {
-    /// The run a sites command reads: `reference` (an id, a prefix or `latest`) or, by
-    /// default, the newest run recorded with --sites. Throws when it has no sites.
+    /// Which runs have sites and how their names are checked: shared with ``TypeQuery``.
+    package static let capture = RunCapture.sites
+
+    /// The run a sites command reads (``RunCapture/run(_:scenario:in:)``).
     package static func run(_ reference: String?, scenario: String? = nil, in db: any SQLRowSource) throws -> RunInfo {
-        if let reference {
-            // As report's --run with --scenario: `latest` is that scenario's newest run, and a
-            // run id of another scenario is no run of it.
-            let run = try RunQueries.resolve(reference, scenario: scenario, in: db)
-            if let scenario, run.scenario != scenario {
-                throw StoreError.runNotFound(path: db.storeName, run: "\(reference) of scenario \(scenario)")
-            }
-            guard try hasSites(run.runID, in: db) else { throw SiteError.noSites(run: run.runID) }
-            return run
-        }
-        guard let id = try db.scalar("""
-            SELECT r.run_id FROM runs r JOIN site_runs s ON s.run_key = r.run_key
-            WHERE ?1 IS NULL OR r.scenario = ?1
-            ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1
-            """, [SQLValue(scenario)])?.string else { throw SiteError.noSiteRuns(path: db.storeName, scenario: scenario) }
-        return try RunQueries.resolve(id, in: db)
+        try capture.run(reference, scenario: scenario, in: db)
     }
 
     /// Whether the run was recorded with --sites.
     package static func hasSites(_ runID: String, in db: any SQLRowSource) throws -> Bool {
-        try db.scalar("SELECT 1 FROM site_runs s JOIN runs r ON r.run_key = s.run_key WHERE r.run_id = ?", [.text(runID)]) != nil
-    }
-
-    /// Checks every name of `filter` against the run's sites: an unknown one throws
-    /// ``UnknownNameError`` with the valid choices.
-    /// - Parameter optionPrefix: put before the field's name to say where it was given (the CLI passes `--`).
-    package static func validate(_ filter: SiteFilter, runIDs: [String], optionPrefix origin: String = "site filter ",
-                                in db: any SQLRowSource) throws {
-        for (field, value) in [("component", filter.component), ("strategy", filter.strategy), ("kind", filter.kind)] {
-            guard let value else { continue }
-            var known: Set<String> = []
-            for runID in runIDs {
-                // `field` is one of three fixed column names, never user input.
-                known.formUnion(try db.rows("SELECT DISTINCT \(field) FROM site_summary WHERE run_id = ?", [.text(runID)])
-                    .compactMap { $0.first?.string })
-            }
-            guard known.contains(value) else {
-                throw UnknownNameError(kind: field, name: value, origin: "\(origin)\(field)",
-                                       scope: "in the sites of run " + runIDs.joined(separator: " and "), known: known.sorted())
-            }
-        }
+        try capture.has(runID, in: db)
     }
 
     /// The run's sites that pass the filter, largest live bytes first within each
     /// (component, strategy, kind).
-    package static func rows(runID: String, filter: SiteFilter = SiteFilter(), in db: any SQLRowSource) throws -> [SiteRow] {
-        try db.rows("""
+    package static func rows(runID: String, filter: CaptureFilter = CaptureFilter(), in db: any SQLRowSource) throws -> [SiteRow] {
+        let matching = filter.condition(columns: capture.filterColumns, firstParameter: 2)
+        return try db.rows("""
             SELECT component, strategy, kind, site, site_file, site_line, stack_id,
                    allocations, frees, requested_bytes, usable_bytes, live_requested_bytes, live_usable_bytes
             FROM site_summary
-            WHERE run_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR component = ?2)
-              AND (CAST(?3 AS TEXT) IS NULL OR strategy = ?3) AND (CAST(?4 AS TEXT) IS NULL OR kind = ?4)
+            WHERE run_id = ?1 AND \(matching.sql)
             ORDER BY component, strategy, kind, live_requested_bytes DESC, requested_bytes DESC, stack_id
-            """, [.text(runID), SQLValue(filter.component), SQLValue(filter.strategy), SQLValue(filter.kind)]).map { r in
+            """, [.text(runID)] + matching.bindings).map { r in
             var c = SiteCounts()
             c.allocations = Int(r[7].int64 ?? 0)
             c.frees = Int(r[8].int64 ?? 0)
