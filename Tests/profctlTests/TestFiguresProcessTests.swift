@@ -5,11 +5,16 @@ import Testing
 /// fixture suite (Tests/ProfilerTestingTests/TestFiguresFixture.swift) in a child process,
 /// with the variable naming a database, and profctl reads the figures back: `runs`,
 /// `report`, `check --baseline previous` with a budget keyed on a test, and `trend`.
-@Suite("PROFCTL_TEST_DB")
+/// The suite is serialized: each test runs the fixture in child processes, and load widens
+/// the task-teardown race the retained figures are exposed to (docs/ci.md, "Tests' figures").
+@Suite("PROFCTL_TEST_DB", .serialized)
 struct TestFiguresProcessTests {
     /// The run's scenario: the fixture's test target.
     static let scenario = "ProfilerTestingTests"
     static let keepsABlock = "TestFiguresFixture/keepsABlock()"
+    /// What docs/ci.md recommends for retained figures, which a task torn down late can
+    /// raise by 2 blocks (2,032 B seen); keepsABlock's 512 B more still fails bytes_allocated.
+    static let retainedTolerance = ["--tolerance", "bytes_retained=2048", "--tolerance", "blocks_retained=2"]
 
     /// What a trait's failure message says it measured, per test name (a parameterized
     /// test's cases one after the other).
@@ -121,7 +126,7 @@ struct TestFiguresProcessTests {
         #expect(series.compactMap { $0["value"] as? Double } == [grown - 512, grown - 512, grown], "\(trend.stdout)")
 
         let regressed = try ProfctlProcess.run(["check", "--db", "tests.sqlite", "--scenario", Self.scenario, "--baseline", "previous",
-                                                "--budget", "budgets.yaml"], in: folder.url)
+                                                "--budget", "budgets.yaml"] + Self.retainedTolerance, in: folder.url)
         #expect(regressed.status == 2, "\(regressed.stdout)\(regressed.stderr)")
         let rowsNamed = regressed.stdout.components(separatedBy: "\n").filter { $0.contains("TestFiguresFixture/") }
         #expect(rowsNamed.contains { $0.contains("bytes_allocated") && $0.contains(Self.keepsABlock) && $0.contains(" regression ") },
@@ -135,7 +140,7 @@ struct TestFiguresProcessTests {
         let ids = runs.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
         try #require(ids.count == 3, "\(runs.stdout)")
         let repeated = try ProfctlProcess.run(["check", "--db", "tests.sqlite", "--run", ids[1], "--baseline", "previous",
-                                               "--budget", "budgets.yaml"], in: folder.url)
+                                               "--budget", "budgets.yaml"] + Self.retainedTolerance, in: folder.url)
         #expect(repeated.status == 0, "\(repeated.stdout)\(repeated.stderr)")
     }
 
@@ -148,7 +153,12 @@ struct TestFiguresProcessTests {
         let set = try Self.runFixture(mode: "tight", database: "tests.sqlite", in: other.url)
         let without = Self.measured(in: unset.stdout + unset.stderr), with = Self.measured(in: set.stdout + set.stderr)
         #expect(without.count == 3)
-        #expect(without == with)
+        // Retained figures are left out: under load the task that ran a body may be torn down
+        // just after its measurement ended, its 2 blocks then counted as retained (docs/ci.md).
+        func counted(_ figures: [String: [Measured]]) -> [String: [[Double]]] {
+            figures.mapValues { $0.map { [$0.allocations, $0.bytes, $0.peak] } }
+        }
+        #expect(counted(without) == counted(with))
     }
 
     @Test("a path it cannot write, a damaged file or an empty value fails the tests, naming the variable and the path",
@@ -164,6 +174,26 @@ struct TestFiguresProcessTests {
         // Nothing half-written: the damaged file untouched, no folder made, nothing beside.
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("damaged.sqlite")) == damaged)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["damaged.sqlite"])
+    }
+
+    @Test("a run that cannot be completed at exit is marked aborted, named on stderr, and the test process exits 1")
+    func aRunNotCompletedFailsTheProcess() throws {
+        let folder = try TemporaryFolder()
+        let first = try Self.runFixture(mode: "pass", database: "tests.sqlite", in: folder.url)
+        try #require(first.status == 0, "\(first.stdout)\(first.stderr)")
+        // The database refuses to mark a run complete: the rollups' transaction at exit fails.
+        let trigger = try ProfctlProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", "tests.sqlite", """
+            CREATE TRIGGER refuse_completion BEFORE UPDATE OF status ON runs WHEN NEW.status = 'complete'
+            BEGIN SELECT RAISE(ABORT, 'completion refused by the test'); END;
+            """], in: folder.url)
+        try #require(trigger.status == 0, "\(trigger.stderr)")
+        let run = try Self.runFixture(mode: "pass", database: "tests.sqlite", in: folder.url)
+        #expect(run.status == 1, "the tests passed, their figures did not land: \(run.stdout)\(run.stderr)")
+        #expect((run.stdout + run.stderr).contains(
+            "PROFCTL_TEST_DB=tests.sqlite: the run of \(Self.scenario)'s test figures could not be completed and is marked aborted: "))
+        let check = try ProfctlProcess.run(["check", "--db", "tests.sqlite", "--baseline", "previous"], in: folder.url)
+        #expect(check.status == 13, "an aborted run is no result: \(check.stdout)\(check.stderr)")
+        #expect(check.stderr.contains("is aborted"))
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
