@@ -112,8 +112,10 @@ let package = Package(
             path: "Sources/Profiler/Exports"
         ),
         // Swift Testing traits and expectations on what a test allocates, measured per task by the
-        // hooks' meters: only the hooks under it, so a test target pulls in no SQLite.
-        .target(name: "ProfilerTesting", dependencies: ["CAllocationHooks"]),
+        // hooks' meters. The recorder and store are under it too: PROFCTL_TEST_DB writes the
+        // figures through them (docs/testing.md), so a test target links the system SQLite.
+        .target(name: "ProfilerTesting",
+                dependencies: ["CAllocationHooks", "ProfilerRecording", "ProfilerStore", "ProfilerQueries", "ProfilerModel"]),
         // The system libpq (libpq-dev), for the PostgreSQL shared store; see docs/fleet.md for why libpq.
         .systemLibrary(
             name: "CLibPQ",

@@ -77,6 +77,7 @@ func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLoc
         Issue.record(Comment(rawValue: "\(what): \(error)"), sourceLocation: sourceLocation)
     })
     guard let figures = measured else { return }
+    TestFiguresDatabase.record(figures, limits: limits, sourceLocation: sourceLocation)
     let violations = limits.violations(of: figures, liveAfterRounds: limits.growthRounds == nil ? [] : Array(lives.buffer))
     if !violations.isEmpty {
         Issue.record(Comment(rawValue: limitMessage(what, violations: violations, figures: figures)),
