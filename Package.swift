@@ -152,7 +152,19 @@ let package = Package(
             ],
             path: "Sources/profctl"
         ),
-        .executableTarget(name: "profctl", dependencies: ["ProfctlCommands"], path: "Sources/profctl-main"),
+        // Release profctl carries the Swift runtime and Foundation inside (-static-stdlib): the
+        // dynamic linker then binds 6 libraries instead of 16, 12.3M fewer instructions at every
+        // start (BENCHMARKS.md, issue 25). Release only: a test target that depends on this one
+        // would inherit the flag and fail to link. Compiled with it too, so that main.swift's
+        // imports name the static libraries Foundation needs (ICU, CoreFoundation). An executable's unsafe flags do not bar a
+        // package that depends on this one by version (only products it uses are checked).
+        .executableTarget(
+            name: "profctl",
+            dependencies: ["ProfctlCommands"],
+            path: "Sources/profctl-main",
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
         .executableTarget(
             name: "profctl-pg",
             dependencies: ["ProfctlCommands", "ProfilerPostgres", "Profiler", "ProfilerCLI"]

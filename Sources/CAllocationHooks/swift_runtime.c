@@ -27,6 +27,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The runtime's hook pointers, its flag and swift_retain's code, referenced at link time and
+ * weakly (null where the runtime lacks them), not looked up with dlsym: the release profctl is
+ * linked with -static-stdlib (Package.swift), its runtime inside the executable, and that
+ * link's --exclude-libs ALL keeps the runtime's symbols out of the dynamic table, so
+ * dlopen("libswiftCore.so", RTLD_NOLOAD) and dlsym find nothing there. Against
+ * libswiftCore.so the dynamic linker binds the same references to its exports. The asm names
+ * keep these declarations apart from the runtime's own C declarations. */
+extern void *runtime_retain_pointer __asm__("_swift_retain") __attribute__((weak));
+extern void *runtime_release_pointer __asm__("_swift_release") __attribute__((weak));
+extern void *runtime_retain_n_pointer __asm__("_swift_retain_n") __attribute__((weak));
+extern void *runtime_release_n_pointer __asm__("_swift_release_n") __attribute__((weak));
+extern uint8_t runtime_swizzling_flag
+    __asm__("_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly") __attribute__((weak));
+extern const uint8_t runtime_swift_retain_code[] __asm__("swift_retain") __attribute__((weak));
+
 typedef void *(*retain_fn)(void *);
 typedef void (*release_fn)(void *);
 typedef void *(*retain_n_fn)(void *, uint32_t);
@@ -169,23 +184,18 @@ int profctl_arc_install(void) {
 #if !defined(__x86_64__)
     return refuse("ARC counting knows only x86_64's Swift runtime");
 #else
-    void *core = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD);
-    if (!core) return refuse("libswiftCore.so is not loaded in this process");
-    void **retain_pointer = dlsym(core, "_swift_retain");
-    void **release_pointer = dlsym(core, "_swift_release");
-    void **retain_n_pointer = dlsym(core, "_swift_retain_n");
-    void **release_n_pointer = dlsym(core, "_swift_release_n");
-    volatile uint8_t *flag = dlsym(core, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly");
-    const uint8_t *swift_retain_code = dlsym(core, "swift_retain");
-    if (!retain_pointer || !release_pointer || !retain_n_pointer || !release_n_pointer || !flag || !swift_retain_code) {
-        dlclose(core);
+    void **retain_pointer = &runtime_retain_pointer;
+    void **release_pointer = &runtime_release_pointer;
+    void **retain_n_pointer = &runtime_retain_n_pointer;
+    void **release_n_pointer = &runtime_release_n_pointer;
+    volatile uint8_t *flag = &runtime_swizzling_flag;
+    const uint8_t *swift_retain_code = runtime_swift_retain_code;
+    if (!retain_pointer || !release_pointer || !retain_n_pointer || !release_n_pointer || !flag || !swift_retain_code)
         return refuse("this Swift runtime does not export the reference-counting hook pointers");
-    }
     void **slot = find_retain_slot(swift_retain_code, flag);
     Dl_info slot_info, core_info;
     if (!slot || !dladdr(slot, &slot_info) || !dladdr(swift_retain_code, &core_info) ||
         slot_info.dli_fbase != core_info.dli_fbase) {
-        dlclose(core);
         return refuse("swift_retain's code is not the one profctl knows (Swift 6.3.1, x86_64): ARC counting is off");
     }
     /* The slot must still hold the runtime's masking adapter: not ours, not another tool's. */
@@ -193,7 +203,6 @@ int profctl_arc_install(void) {
     Dl_info adapter_info;
     if (!dladdr(adapter, &adapter_info) || adapter_info.dli_fbase != core_info.dli_fbase ||
         !is_masking_adapter(adapter, retain_pointer)) {
-        dlclose(core);
         return refuse("swift_retain's adapter is not the one profctl knows, or another tool replaced it: ARC counting is off");
     }
     profctl_arc_real_retain = (retain_fn)*retain_pointer;
@@ -209,7 +218,6 @@ int profctl_arc_install(void) {
     *retain_n_pointer = (void *)retain_n_hook;
     *release_n_pointer = (void *)release_n_hook;
     runtime_flag = flag;
-    /* The handle stays open: the library is the process's own and never unloads. */
     atomic_store(&install_state, 1);
     return 0;
 #endif

@@ -88,6 +88,11 @@ __attribute__((naked)) static void alloc_object_adapter(void) {
 }
 #endif
 
+/* The runtime's allocation hook pointer, referenced at link time and weakly, as
+ * swift_runtime.c's pointers are and for the same reason: the release profctl carries the
+ * runtime inside (-static-stdlib), where dlsym cannot see it. */
+extern void *runtime_alloc_object_pointer __asm__("_swift_allocObject") __attribute__((weak));
+
 static int refuse(const char *why) {
     snprintf(refusal, sizeof refusal, "%s", why);
     atomic_store(&install_state, -1);
@@ -101,14 +106,8 @@ int profctl_types_install(void) {
     return refuse("type capture knows only x86_64's Swift runtime");
 #else
     if (!runtime_pointer) {
-        void *core = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD);
-        if (!core) return refuse("libswiftCore.so is not loaded in this process");
-        void **pointer = dlsym(core, "_swift_allocObject");
-        if (!pointer || !*pointer) {
-            dlclose(core);
-            return refuse("this Swift runtime does not export the _swift_allocObject hook pointer");
-        }
-        /* The handle stays open: the library is the process's own and never unloads. */
+        void **pointer = &runtime_alloc_object_pointer;
+        if (!pointer || !*pointer) return refuse("this Swift runtime does not export the _swift_allocObject hook pointer");
         runtime_pointer = pointer;
     }
     /* Whatever it holds (the runtime's own function, or another tool's that chains to it)

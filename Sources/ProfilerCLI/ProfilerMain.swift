@@ -19,7 +19,7 @@ public enum ProfilerMain {
         UserRecord.scenarios = scenarios
         RecordArguments.describedScenarios = scenarios
         do {
-            var command = try UserRecord.parseAsRoot(arguments)
+            var command = try CompletionScriptCheck.parse(arguments, as: UserRecord.self)
             try command.run()
         } catch {
             // A misspelt option's value can fail validation first: name the option instead.
@@ -35,11 +35,11 @@ struct UserRecord: ParsableCommand {
     nonisolated(unsafe) static var scenarios: [any Scenario] = []
 
     static var configuration: CommandConfiguration {
-        CommandConfiguration(
+        CompletionScriptCheck.configuration(CommandConfiguration(
             commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "record").lastPathComponent,
             abstract: "Record this program's scenarios into a profctl database.",
             discussion: "Scenarios:\n" + scenarios.map(describe).joined(separator: "\n")
-                + "\n\nRead the results with `profctl report --db PATH`.")
+                + "\n\nRead the results with `profctl report --db PATH`."))
     }
 
     /// One scenario for --help: its name and summary, strategies, and each parameter with

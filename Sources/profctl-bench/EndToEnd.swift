@@ -9,7 +9,9 @@ struct EndToEnd {
     let instances: [Int]
     let bytesInstances: Int
     let folder: URL
-    let environment = RunEnvironment.current()
+    /// Read once, as `profctl record` does; that turns ARC counting on process-wide, for the bare
+    /// run too, unless `--no-arc` passes an environment that leaves it off.
+    var environment = RunEnvironment.current()
 
     func options(_ count: Int) -> RecordOptions { RecordOptions(instances: count) }
 

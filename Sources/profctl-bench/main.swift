@@ -30,6 +30,7 @@ struct ProfctlBench: ParsableCommand {
               .build/release/profctl-bench --quick --only whatif
               .build/release/profctl-bench --whatif-loop 1000000 10000
               .build/release/profctl-bench --record-loop 2000
+              .build/release/profctl-bench --record-loop 2000 --no-arc
               .build/release/profctl-bench --hook-loop full-region 100000 32
             """)
 
@@ -57,6 +58,9 @@ struct ProfctlBench: ParsableCommand {
     @Option(help: ArgumentHelp("Run lazy-container with INSTANCES instances bare, then recorded, and print both times (for perf).",
                                valueName: "instances"))
     var recordLoop: Int?
+
+    @Flag(help: "With --record-loop: leave ARC counting off (record turns it on for the whole process), to measure what it costs.")
+    var noArc = false
 
     @Option(parsing: .upToNextOption,
             help: ArgumentHelp("Write COUNT synthetic events to PATH and print its size in KiB (the scale section runs this).",
@@ -89,6 +93,7 @@ struct ProfctlBench: ParsableCommand {
             }
         }
         if let runs = fixedCostLoop, runs < 1 { throw ValidationError("--fixed-cost-loop takes a number of runs of at least 1.") }
+        if noArc && recordLoop == nil { throw ValidationError("--no-arc goes with --record-loop: give both, or leave it out.") }
         if let count = recordLoop, count < 1 { throw ValidationError("--record-loop takes a number of instances of at least 1.") }
         if !writeSynthetic.isEmpty {
             guard writeSynthetic.count == 2, let count = Int(writeSynthetic[0]), count >= 0 else {
@@ -116,7 +121,8 @@ struct ProfctlBench: ParsableCommand {
             return
         }
         if let count = recordLoop {
-            let endToEnd = EndToEnd(instances: [], bytesInstances: 0, folder: folder)
+            let endToEnd = EndToEnd(instances: [], bytesInstances: 0, folder: folder,
+                                    environment: RunEnvironment.current(countARC: !noArc))
             let bare = try endToEnd.bare(count)
             let run = try endToEnd.recorded(count, into: folder.appendingPathComponent("record-loop.sqlite").path)
             print(String(format: "bare %.1f ms, recorded %.1f ms (%.2fx), %.0f events/s",

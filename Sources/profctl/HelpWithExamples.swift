@@ -13,7 +13,7 @@ extension Profctl {
         ProcessSetup.prepare()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try CompletionScriptCheck.parse(arguments, as: Profctl.self)
             try command.run()
         } catch {
             if let help = helpWithExamples(for: error, arguments: arguments) {

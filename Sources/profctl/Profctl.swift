@@ -10,7 +10,9 @@ struct Profctl: ParsableCommand, Exemplified {
         "PROFCTL_DB=ci.sqlite profctl record lazy-container --repeat 3",
     ]
 
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CompletionScriptCheck.configuration(plainConfiguration) }
+
+    private static let plainConfiguration = CommandConfiguration(
         commandName: "profctl",
         abstract: "Record, report and check what ways of creating things cost in memory, to the byte.",
         discussion: """
