@@ -29,7 +29,10 @@ struct Check: ParsableCommand, Exemplified {
             a baseline.
 
             Primary measurements (bytes, counts, latencies) are gated; figures derived from \
-            them (saved bytes, savings %, break-even, hit ratio) are shown as context. A \
+            them (saved bytes, savings %, break-even, hit ratio) are shown as context. Runs \
+            recorded with --types are also gated on each type's objects per instance, \
+            objects_per_instance[TYPE], exactly; a run and a baseline of which only one was \
+            recorded with --types are refused (exit 6). A \
             metric of the baseline, or one a budget names, that the run lacks is `missing` \
             and fails unless --allow-missing. Aborted and running runs are refused.
 

@@ -142,6 +142,7 @@ struct DocumentedExamplesTests {
                                              to: url.appendingPathComponent("old.sqlite"))
             try FileManager.default.copyItem(at: root.appendingPathComponent("scenarios"), to: url.appendingPathComponent("scenarios"))
             try Data(DocumentedExamplesTests.budgets.utf8).write(to: url.appendingPathComponent("budgets.yaml"))
+            try Data(try TypeCheckProcessTests.documentedBudgets().utf8).write(to: url.appendingPathComponent("types-budgets.yaml"))
             let runs = try shell("sqlite3 profile.sqlite \"SELECT run_id FROM runs WHERE scenario = 'lazy-container' ORDER BY started_at DESC\"", in: url)
             runIDs = runs.stdout.split(separator: "\n").map(String.init)
             // The store's examples read the same runs, pushed into a database of their own

@@ -11,19 +11,33 @@ import Yams
 ///         strategy: eager           # optional: every strategy when left out
 ///         metric: bytes_per_instance
 ///         max: 800                  # or min: for a larger-is-better metric
+///       - scenario: swift-leaks
+///         metric: objects_per_instance
+///         type: ProfilerCatalog.TickerScreen   # optional: every type when left out
+///         max: 1
 package struct Budget: Sendable, Equatable {
     package let scenario: String
     package let component: String?
     package let strategy: String?
     package let metric: String
+    /// With `metric: objects_per_instance` (TypeMetricName.family): the one type it limits;
+    /// nil limits every type.
+    package let type: String?
     package let max: Double?
     package let min: Double?
     /// Where it was written, for messages.
     package let origin: String
 
     package func matches(_ key: MetricKey) -> Bool {
-        key.scenario == scenario && key.name == metric
+        key.scenario == scenario && matches(metricName: key.name)
             && (component.map { $0 == key.component } ?? true) && (strategy.map { $0 == key.strategy } ?? true)
+    }
+
+    /// The family `objects_per_instance` stands for each type's metric (or `type`'s alone).
+    func matches(metricName name: String) -> Bool {
+        guard metric == TypeMetricName.family else { return name == metric }
+        guard let typed = TypeMetricName(name) else { return false }
+        return type.map { $0 == typed.type } ?? true
     }
 
     /// Nil when the value keeps to the budget; otherwise what it broke.
@@ -33,7 +47,10 @@ package struct Budget: Sendable, Equatable {
         return nil
     }
 
-    static let keys = ["scenario", "component", "strategy", "metric", "max", "min"]
+    static let keys = ["scenario", "component", "strategy", "metric", "type", "max", "min"]
+
+    /// A type's name is longer than a word (generic arguments, module names).
+    static let maxTypeNameLength = 512
 
     /// Reads a budgets file, with bounded work whatever it holds (BoundedYAML); mistakes
     /// come back with file, line and column.
@@ -79,9 +96,21 @@ package struct Budget: Sendable, Equatable {
             guard let metric = try word("metric") else { throw fail(item, "a budget needs `metric:` (a report column, e.g. bytes_per_instance)") }
             let max = try number("max"), min = try number("min")
             guard max != nil || min != nil else { throw fail(item, "a budget needs `max:` or `min:`") }
+            var type: String?
+            if let node = fields["type"] {
+                guard metric == TypeMetricName.family else {
+                    throw fail(node, "`type:` limits the objects of one Swift type: it goes with `metric: \(TypeMetricName.family)`, not \(BoundedYAML.excerpt(metric))")
+                }
+                guard let text = node.scalar?.string, !text.isEmpty else { throw fail(node, "type must be a type's name, as `profctl types` shows it") }
+                if text.count > maxTypeNameLength { throw fail(node, "type '\(BoundedYAML.excerpt(text))' is too long: at most \(maxTypeNameLength) characters") }
+                if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                    throw fail(node, "type '\(BoundedYAML.excerpt(text))' holds a control character")
+                }
+                type = text
+            }
             let line = item.mark.map { "\(path):\($0.line)" } ?? path
             return Budget(scenario: scenario, component: try word("component"), strategy: try word("strategy"),
-                          metric: metric, max: max, min: min, origin: line)
+                          metric: metric, type: type, max: max, min: min, origin: line)
         }
     }
 }

@@ -171,9 +171,11 @@ package enum CheckEngine {
         let scenarios = Set(current.map(\.key.scenario)).union(before.keys.map(\.scenario)).union(checkedScenario.map { [$0] } ?? [])
         for budget in budgets where scenarios.contains(budget.scenario) && !now.keys.contains(where: budget.matches) {
             let key = MetricKey(scenario: budget.scenario, component: budget.component ?? "", strategy: budget.strategy ?? "",
-                                name: budget.metric)
+                                name: budget.type.map { TypeMetricName(type: $0).name } ?? budget.metric)
+            let types = TypeMetricName.isTypeMetric(budget.metric)
+                ? " (objects per type are measured only in runs recorded with --types)" : ""
             verdicts.append(missing(key, budget.min != nil ? .largerIsBetter : .smallerIsBetter, baseline: nil,
-                                    note: "the budget at \(budget.origin) matches no metric of this run", allowMissing))
+                                    note: "the budget at \(budget.origin) matches no metric of this run" + types, allowMissing))
         }
         return verdicts
     }

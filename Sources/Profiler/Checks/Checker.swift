@@ -27,6 +27,11 @@ package enum Checker {
         for baseline in baselines { try requireComplete(baseline, as: "the baseline") }
         try requireComparable(run, with: baselines, allowEnvironmentMismatch: request.allowEnvironmentMismatch,
                               allowParameterMismatch: request.allowParameterMismatch)
+        // Objects per type exist only in runs recorded with --types: against a baseline
+        // without them every type would read as new, and the other way round as missing.
+        if !request.allowEnvironmentMismatch, let mixed = try TypeMetric.mismatch([run] + baselines, in: db) {
+            throw CheckError.environmentMismatch([typesDifference(mixed) + "; record both with --types to gate objects per type"])
+        }
         var result = try compare(run, against: baselines, request, in: db)
         if let spec = request.baseline, spec.hasPrefix("median:"), let count = Int(spec.dropFirst("median:".count)), baselines.count < count {
             result.notes.append("\(spec) is the median of \(baselines.count) run\(baselines.count == 1 ? "" : "s"), not \(count): "
@@ -41,13 +46,27 @@ package enum Checker {
     /// compare` notes those instead of refusing).
     package static func compare(_ run: RunInfo, against baselines: [RunInfo], _ request: CheckRequest,
                                in db: any SQLRowSource) throws -> CheckResult {
-        let current = try MetricCatalog.metrics(of: run, in: db)
-        let before = try baselines.map { try MetricCatalog.metrics(of: $0, in: db) }
+        var current = try MetricCatalog.metrics(of: run, in: db)
+        var before = try baselines.map { try MetricCatalog.metrics(of: $0, in: db) }
+        var notes = BaselineResolver.parameterDifferences(run, baselines).map { "parameters differ from the baseline: " + $0 }
+        if !baselines.isEmpty, let mixed = try TypeMetric.mismatch([run] + baselines, in: db) {
+            // Allowed (or `compare`): the sides do not both have types, so none is compared.
+            func untyped(_ metrics: [Metric]) -> [Metric] { metrics.filter { TypeMetricName($0.key.name) == nil } }
+            current = untyped(current)
+            before = before.map(untyped)
+            notes.append("objects per type not compared: " + typesDifference(mixed))
+        } else if !baselines.isEmpty {
+            (current, before) = TypeMetric.complete(current: current, baselines: before)
+        }
         let verdicts = CheckEngine.compare(current: current, baselines: before, tolerances: request.tolerances,
                                            statistics: request.statistics, budgets: request.budgets,
                                            allowMissing: request.allowMissing, checkedScenario: run.scenario)
-        let notes = BaselineResolver.parameterDifferences(run, baselines).map { "parameters differ from the baseline: " + $0 }
-        return CheckResult(run: run, baselines: baselines, verdicts: verdicts, notes: notes)
+        return CheckResult(run: run, baselines: baselines, verdicts: TypeMetric.explain(verdicts), notes: notes)
+    }
+
+    /// "types recorded (record --types) in 1a2b3c4d, not in 5e6f7a8b".
+    static func typesDifference(_ mixed: (withTypes: [String], without: [String])) -> String {
+        "types recorded (record --types) in \(mixed.withTypes.joined(separator: ", ")), not in \(mixed.without.joined(separator: ", "))"
     }
 
     /// The rule for comparing one run's figures with others' (a check with its baselines,

@@ -54,7 +54,8 @@ package struct ScenarioNames: Sendable, Equatable {
             """, [.text(scenario)])
         strategies.formUnion(stored.compactMap { $0[1].string })
         let components = Set(stored.compactMap { $0[0].string }.filter { !$0.isEmpty })
-        var primary = Set(RunMetric.allCases.map(\.name)), derived: Set<String> = []
+        // Every type's objects per instance goes by its family's name (a budget's `type:` picks one).
+        var primary = Set(RunMetric.allCases.map(\.name) + [TypeMetricName.family]), derived: Set<String> = []
         for report in reports {
             for column in try db.table("SELECT * FROM \(report.view) LIMIT 0", []).columns {
                 guard case .metric(let role, _) = MetricCatalog.use(ofColumn: column, in: report), !RunReport.runColumns.contains(column),
@@ -100,6 +101,15 @@ package enum CheckNames {
             let names = try cache[budget.scenario] ?? ScenarioNames.load(budget.scenario, in: db)
             cache[budget.scenario] = names
             try names.check(metric: budget.metric, component: budget.component, strategy: budget.strategy, origin: budget.origin)
+            if let type = budget.type {
+                let known = try TypeMetric.knownTypes(scenario: budget.scenario, in: db)
+                guard known.contains(type) else {
+                    throw UnknownNameError(kind: "type", name: type, origin: budget.origin, scope: "in the \(budget.scenario) runs recorded with --types",
+                                           known: known, hint: known.isEmpty
+                                               ? "no \(budget.scenario) run was recorded with --types; record one (profctl record \(budget.scenario) --types) to know its types"
+                                               : "a type is named in full, as `profctl types` shows it")
+                }
+            }
         }
     }
 

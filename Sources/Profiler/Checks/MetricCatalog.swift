@@ -26,7 +26,8 @@ package enum MetricCatalog {
         return .metric(declared.role, polarity)
     }
 
-    /// Every metric of one run: its report columns, the RunMetrics, its latencies.
+    /// Every metric of one run: its report columns, the RunMetrics, its types' objects per
+    /// instance (recorded with --types), its latencies.
     package static func metrics(of run: RunInfo, in db: any SQLRowSource) throws -> [Metric] {
         try metrics(of: [run], in: db).first ?? []
     }
@@ -39,7 +40,8 @@ package enum MetricCatalog {
         let latencies = name.map(LatencyName.isLatency) ?? true
         let reports = exact ? try reportMetrics(of: runs, in: db) : runs.map { _ in [] }
         return try zip(runs, reports).map { run, report in
-            (exact ? report + (try runMetrics(of: run, in: db)) : []) + (latencies ? try latencyMetrics(of: run, in: db) : [])
+            (exact ? report + (try runMetrics(of: run, in: db)) + (try TypeMetric.metrics(of: run, in: db)) : [])
+                + (latencies ? try latencyMetrics(of: run, in: db) : [])
         }
     }
 

@@ -36,5 +36,8 @@ package struct Tolerances: Sendable, Equatable {
 
     package init() {}
 
-    package func tolerance(for key: MetricKey) -> Tolerance { byMetric[key.name] ?? fallback }
+    /// The metric's own, its family's (`objects_per_instance` for every type's), or the fallback.
+    package func tolerance(for key: MetricKey) -> Tolerance {
+        byMetric[key.name] ?? (TypeMetricName(key.name).flatMap { _ in byMetric[TypeMetricName.family] }) ?? fallback
+    }
 }
