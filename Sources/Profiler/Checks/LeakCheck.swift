@@ -82,6 +82,8 @@ package enum LeakCheck {
                 verdicts[index].sites = v.retainedBytes > 0 ? sites[LeakSites.Subject(component: v.component, strategy: v.strategy)] ?? [] : []
             }
         }
+        // With --types, what was left behind is named by type where the types tell it exactly.
+        try LeakTypes.name(&verdicts, run: run, in: db)
         return LeakCheckResult(run: run, verdicts: verdicts, notes: notes, growthNotJudged: growthNotJudged)
     }
 }

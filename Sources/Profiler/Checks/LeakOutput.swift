@@ -53,7 +53,7 @@ package enum LeakOutput {
         let heading = { format.caption($0) ?? "" }
         var sections = try results.map { result in
             var section = heading(title(result)) + (try format.render(table(result.verdicts))) + "\n"
-            section += sitesText(result.verdicts)
+            section += sitesText(result.verdicts) + typesText(result.verdicts)
             for note in result.notes + [result.growthNotJudged].compactMap({ $0 }) { section += "note: \(note)\n" }
             return section
         }
@@ -83,11 +83,26 @@ package enum LeakOutput {
         return out
     }
 
+    /// Under the table: for each verdict that left bytes behind in a run recorded with
+    /// --types, the types of what stayed (or why they are not named).
+    static func typesText(_ verdicts: [LeakVerdict]) -> String {
+        var out = ""
+        for v in verdicts {
+            if let types = v.types, !types.isEmpty {
+                out += "what \(v.component) / \(v.strategy) left behind, by type:\n"
+                for t in types { out += "  \(t.objects) \(t.type) (\(t.bytes) B)\n" }
+            } else if let note = v.typesNote {
+                out += "what \(v.component) / \(v.strategy) left behind: \(note)\n"
+            }
+        }
+        return out
+    }
+
     static func xml(_ text: String) -> String { CheckOutput.xml(text) }
 
     static func describe(_ result: LeakCheckResult, _ v: LeakVerdict) -> String {
         "\(result.run.scenario) \(v.component) \(v.strategy): \(v.status.rawValue); \(v.note)"
-            + (v.allocatedBy().map { "; " + $0 } ?? "")
+            + (v.stayedTypes().map { "; " + $0 } ?? "") + (v.allocatedBy().map { "; " + $0 } ?? "")
     }
 
     /// JUnit XML: a test suite per run, a test case per component and strategy.
@@ -98,7 +113,7 @@ package enum LeakOutput {
             out += "  <testsuite name=\"\(xml(result.run.scenario)) \(result.run.runID.prefix(8)) leaks\" tests=\"\(result.verdicts.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
             for v in result.verdicts {
                 out += "    <testcase classname=\"\(xml(result.run.scenario + "." + v.component))\" name=\"\(xml(v.strategy))\">"
-                out += v.fails ? "<failure message=\"\(xml(describe(result, v)))\" type=\"\(v.status.rawValue)\">\(xml(sitesText([v])))</failure>"
+                out += v.fails ? "<failure message=\"\(xml(describe(result, v)))\" type=\"\(v.status.rawValue)\">\(xml(sitesText([v]) + typesText([v])))</failure>"
                     : "<system-out>\(xml(describe(result, v)))</system-out>"
                 out += "</testcase>\n"
             }
@@ -162,6 +177,11 @@ package enum LeakOutput {
                                 + "\"bytes\": \(site.bytes), \"blocks\": \(site.blocks)}"
                         }.joined(separator: ", ") + "]"
                     } ?? "null"),
+                    ("types", v.types.map { types in
+                        "[" + types.map { "{\"type\": \(JSONText.string($0.type)), \"objects\": \($0.objects), \"bytes\": \($0.bytes)}" }
+                            .joined(separator: ", ") + "]"
+                    } ?? "null"),
+                    ("types_note", v.typesNote.map(JSONText.string) ?? "null"),
                 ]
                 return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
             }

@@ -32,6 +32,11 @@ package struct LeakVerdict: Sendable, Equatable {
     /// With `--sites`: the functions that allocated what outlived the round trips, largest
     /// first (empty when nothing did); nil when the run was recorded without sites.
     package var sites: [LeakSite]? = nil
+    /// With `--types`: the types of what outlived the round trips, most objects first
+    /// (LeakTypes: named only when they add up to it); nil when not named.
+    package var types: [LeakType]? = nil
+    /// With `--types`, why what stayed is not named by type; nil otherwise.
+    package var typesNote: String? = nil
 
     /// Rounds after the first (the warm-up round) and how many of them left bytes.
     package struct Growth: Sendable, Equatable {
@@ -63,6 +68,14 @@ package struct LeakVerdict: Sendable, Equatable {
         guard let sites, !sites.isEmpty else { return nil }
         let named = sites.prefix(limit).map { "\($0.shortName) (\($0.bytes) B)" }
         return "allocated by " + named.joined(separator: ", ") + (sites.count > limit ? " and \(sites.count - limit) more" : "")
+    }
+
+    /// "stayed: 20 ProfilerCatalog.TickerScreen, 20 ProfilerCatalog.Label": the largest
+    /// `limit` types, or nil when none is named.
+    package func stayedTypes(limit: Int = 5) -> String? {
+        guard let types, !types.isEmpty else { return nil }
+        let named = types.prefix(limit).map { "\($0.objects) \($0.type)" }
+        return "stayed: " + named.joined(separator: ", ") + (types.count > limit ? " and \(types.count - limit) more types" : "")
     }
 
     /// One sentence for people: what was left, what was intended, how it grew.
