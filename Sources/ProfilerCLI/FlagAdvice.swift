@@ -26,6 +26,8 @@ public enum FlagAdvice {
         case let check as CheckError: advice(for: check)
         case let sites as SiteError: advice(for: sites)
         case let types as TypeCaptureError: advice(for: types)
+        case let name as UnknownNameError where name.kind == "type":
+            "List a run's types with: profctl types --scenario SCENARIO; record them with: profctl record --types SCENARIO"
         case let name as UnknownNameError where name.kind == "exact metric" && LatencyName.isLatency(name.name):
             "Set the latency test with --alpha, --min-effect and --min-effect-ns"
         default: nil
@@ -51,6 +53,8 @@ public enum FlagAdvice {
 
     static func advice(for error: CheckError) -> String? {
         switch error {
+        case .environmentMismatch(let differences) where differences.contains(where: { $0.hasPrefix(Checker.typesDifferencePrefix) }):
+            "Record both runs with --types (or neither), or pass --allow-env-mismatch to compare everything else"
         case .environmentMismatch: "Record in the baseline's environment, or pass --allow-env-mismatch to compare anyway"
         case .parameterMismatch: "Record with the baseline's parameters, or pass --allow-param-mismatch to compare anyway"
         case .invalidBaseline: "Labels: profctl baseline list"

@@ -88,7 +88,7 @@ struct TypeCheckProcessTests {
             try record(["lazy-container", "--instances", "10"] + (typesFirst ? [] : ["--types"]), in: folder)
             let refused = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
             #expect(refused.status == 6, "\(refused.stdout)\(refused.stderr)")
-            #expect(refused.stderr.contains("record both with --types") && refused.stderr.contains("--allow-env-mismatch"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("Record both runs with --types") && refused.stderr.contains("--allow-env-mismatch"), "\(refused.stderr)")
             let allowed = try ProfctlProcess.run(["check", "--baseline", "previous", "--allow-env-mismatch", "--format", "json"], in: folder.url)
             #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
             #expect(allowed.stdout.contains("objects per type not compared") && !allowed.stdout.contains("objects_per_instance["),
@@ -140,7 +140,7 @@ struct TypeCheckProcessTests {
         try record(["lazy-container", "--instances", "10"], in: folder)
         try Data(try Self.documentedBudgets().utf8).write(to: folder.url.appendingPathComponent("budgets.yaml"))
         let result = try ProfctlProcess.run(["check", "--budget", "budgets.yaml"], in: folder.url)
-        #expect(result.status == 64 && result.stderr.contains("--types"), "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 64 && result.stderr.contains("profctl record --types"), "\(result.stdout)\(result.stderr)")
     }
 
     func verdicts(_ json: String) throws -> [[String: Any]] {

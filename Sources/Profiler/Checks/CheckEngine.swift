@@ -173,7 +173,7 @@ package enum CheckEngine {
             let key = MetricKey(scenario: budget.scenario, component: budget.component ?? "", strategy: budget.strategy ?? "",
                                 name: budget.type.map { TypeMetricName(type: $0).name } ?? budget.metric)
             let types = TypeMetricName.isTypeMetric(budget.metric)
-                ? " (objects per type are measured only in runs recorded with --types)" : ""
+                ? " (objects per type are measured only in runs recorded with type capture on)" : ""
             verdicts.append(missing(key, budget.min != nil ? .largerIsBetter : .smallerIsBetter, baseline: nil,
                                     note: "the budget at \(budget.origin) matches no metric of this run" + types, allowMissing))
         }

@@ -30,7 +30,7 @@ package enum Checker {
         // Objects per type exist only in runs recorded with --types: against a baseline
         // without them every type would read as new, and the other way round as missing.
         if !request.allowEnvironmentMismatch, let mixed = try TypeMetric.mismatch([run] + baselines, in: db) {
-            throw CheckError.environmentMismatch([typesDifference(mixed) + "; record both with --types to gate objects per type"])
+            throw CheckError.environmentMismatch([typesDifference(mixed)])
         }
         var result = try compare(run, against: baselines, request, in: db)
         if let spec = request.baseline, spec.hasPrefix("median:"), let count = Int(spec.dropFirst("median:".count)), baselines.count < count {
@@ -64,9 +64,13 @@ package enum Checker {
         return CheckResult(run: run, baselines: baselines, verdicts: TypeMetric.explain(verdicts), notes: notes)
     }
 
-    /// "types recorded (record --types) in 1a2b3c4d, not in 5e6f7a8b".
+    /// How an environment difference about type capture starts: what profctl's advice
+    /// recognises it by.
+    package static let typesDifferencePrefix = "types captured"
+
+    /// "types captured in 1a2b3c4d, not in 5e6f7a8b".
     static func typesDifference(_ mixed: (withTypes: [String], without: [String])) -> String {
-        "types recorded (record --types) in \(mixed.withTypes.joined(separator: ", ")), not in \(mixed.without.joined(separator: ", "))"
+        "\(typesDifferencePrefix) in \(mixed.withTypes.joined(separator: ", ")), not in \(mixed.without.joined(separator: ", "))"
     }
 
     /// The rule for comparing one run's figures with others' (a check with its baselines,

@@ -104,10 +104,10 @@ package enum CheckNames {
             if let type = budget.type {
                 let known = try TypeMetric.knownTypes(scenario: budget.scenario, in: db)
                 guard known.contains(type) else {
-                    throw UnknownNameError(kind: "type", name: type, origin: budget.origin, scope: "in the \(budget.scenario) runs recorded with --types",
+                    throw UnknownNameError(kind: "type", name: type, origin: budget.origin, scope: "in the \(budget.scenario) runs recorded with type capture on",
                                            known: known, hint: known.isEmpty
-                                               ? "no \(budget.scenario) run was recorded with --types; record one (profctl record \(budget.scenario) --types) to know its types"
-                                               : "a type is named in full, as `profctl types` shows it")
+                                               ? "no \(budget.scenario) run was recorded with type capture on, so none of its types is known"
+                                               : "a type is named in full, as the types view shows it")
                 }
             }
         }

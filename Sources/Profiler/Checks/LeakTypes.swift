@@ -41,7 +41,7 @@ package enum LeakTypes {
         guard objects == verdict.retainedBlocks && bytes == verdict.retainedBytes else {
             return (nil, "types not named: of the \(bytes) B in \(objects) blocks the instances kept when built, "
                 + "\(verdict.retainedBytes) B in \(verdict.retainedBlocks) blocks stayed, and the types do not record which objects "
-                + "were given back (record with --sites to name the functions that allocated what stayed)")
+                + "were given back (a run recorded with allocation sites names the functions that allocated what stayed)")
         }
         return (types, nil)
     }

@@ -79,7 +79,7 @@ package enum TypeMetric {
             FROM types t
             LEFT JOIN per_instance i ON i.component = t.component AND i.strategy = t.strategy
             LEFT JOIN per_event e ON e.component = t.component AND e.strategy = t.strategy
-            WHERE t.run_id = ?1 AND NOT t.remainder
+            WHERE t.run_id = ?1 AND t.remainder = 0
             GROUP BY t.component, t.strategy, t.type, i.measured, e.measured
             ORDER BY t.component, t.strategy, t.type
             """, [.text(run.runID)]).compactMap { row in
@@ -132,7 +132,7 @@ package enum TypeMetric {
     /// a budget's `type:` may name.
     package static func knownTypes(scenario: String, in db: any SQLRowSource) throws -> [String] {
         guard try db.hasRelation("types") else { return [] }
-        return try db.rows("SELECT DISTINCT type FROM types WHERE scenario = ? AND NOT remainder ORDER BY type",
+        return try db.rows("SELECT DISTINCT type FROM types WHERE scenario = ? AND remainder = 0 ORDER BY type",
                            [.text(scenario)]).compactMap { $0.first?.string }
     }
 }
