@@ -143,6 +143,26 @@ struct TypeCheckProcessTests {
         #expect(result.status == 64 && result.stderr.contains("profctl record --types"), "\(result.stdout)\(result.stderr)")
     }
 
+    @Test("check --store gates objects per type as the file does, on runs pushed with their types",
+          .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
+    func onTheStore() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let folder = try TemporaryFolder()
+        try openedNoneThenAll(folder)
+        let push = try PostgresPushTests.push("profile.sqlite", to: server.url, ["--quiet"], in: folder)
+        #expect(push.status == 0, "\(push.stderr)")
+        let check = ["check", "--baseline", "previous", "--allow-param-mismatch", "--format", "json"]
+        let file = try ProfctlProcess.run(check, in: folder.url)
+        let store = try ProfctlProcess.run(check + ["--store", server.url], in: folder.url)
+        #expect(store.status == 2, "\(store.stdout)\(store.stderr)")
+        func typed(_ json: String) throws -> [String] {
+            try verdicts(json).filter { ($0["metric"] as? String)?.hasPrefix("objects_per_instance[") == true }
+                .map { "\($0["component"] ?? "") \($0["metric"] ?? "") \($0["status"] ?? "") \($0["note"] ?? "")" }.sorted()
+        }
+        #expect(try typed(store.stdout) == typed(file.stdout))
+        #expect(store.stdout.contains("+1 ProfilerCatalog.Label per instance"), "\(store.stdout)")
+    }
+
     func verdicts(_ json: String) throws -> [[String: Any]] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let checks = try #require(object["checks"] as? [[String: Any]])
