@@ -89,7 +89,14 @@ struct TrendCommand: ParsableCommand, Exemplified {
             let names = try ScenarioNames.load(scenario, in: db)
             try names.check(metric: nil, component: nil, strategy: strategy, origin: "--strategy")
             try names.check(metric: nil, component: component, strategy: nil, origin: "--component")
-            if let metric { try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric") }
+            // One type's objects per instance is a metric of the runs recorded with --types
+            // (an unknown one finds no series: exit 64 below); the family alone names many.
+            if metric == TypeMetricName.family {
+                Console.error("--metric \(TypeMetricName.family) stands for every type's metric; trend one type's, "
+                    + "--metric '\(TypeMetricName(type: "TYPE").name)' (profctl types lists a run's types)")
+                throw ExitCode(ExitCodes.usage)
+            }
+            if let metric, TypeMetricName(metric) == nil { try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric") }
             let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
                                                   limit: limit, in: db)
             guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }

@@ -22,7 +22,6 @@ struct TypeMetricTests {
         #expect(TypeMetricName("objects_per_instance") == nil && TypeMetricName("objects_per_instance[]") == nil)
         #expect(TypeMetricName("bytes_per_instance") == nil)
         #expect(TypeMetricName.isTypeMetric("objects_per_instance") && TypeMetricName.isTypeMetric(label))
-        #expect(TypeMetricName.matches(label, asked: "objects_per_instance") && !TypeMetricName.matches("bytes_per_instance", asked: "objects_per_instance"))
     }
 
     @Test("a budget on objects_per_instance limits one type with `type:`, every type without; `type:` needs that metric")

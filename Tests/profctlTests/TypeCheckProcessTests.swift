@@ -78,6 +78,19 @@ struct TypeCheckProcessTests {
         let typed = try verdicts(check.stdout).filter { ($0["metric"] as? String)?.hasPrefix("objects_per_instance[") == true }
         #expect(typed.count > 20 && typed.allSatisfy { $0["status"] as? String == "pass" }, "\(typed)")
         #expect(typed.contains { $0["metric"] as? String == "objects_per_instance[ProfilerCatalog.TickerScreen]" && $0["current"] as? Double == 1 })
+
+        // trend follows one type over the runs; the family alone names many series: exit 64.
+        let one = try ProfctlProcess.run(["trend", "--scenario", "swift-leaks", "--metric", "objects_per_instance[ProfilerCatalog.TickerScreen]",
+                                          "--format", "csv"], in: folder.url)
+        #expect(one.status == 0, "\(one.stderr)")
+        // Two strategies build a TickerScreen, one per instance in both runs.
+        #expect(one.stdout.split(whereSeparator: \.isNewline).dropFirst().filter { $0.contains("ticker-screen") && $0.contains(",1,") }.count == 4,
+                "\(one.stdout)")
+        let family = try ProfctlProcess.run(["trend", "--scenario", "swift-leaks", "--metric", "objects_per_instance"], in: folder.url)
+        #expect(family.status == 64 && family.stdout.isEmpty && family.stderr.contains("objects_per_instance[TYPE]"), "\(family.stderr)")
+        let typo = try ProfctlProcess.run(["trend", "--scenario", "swift-leaks", "--metric", "objects_per_instance[ProfilerCatalog.TikerScreen]"],
+                                          in: folder.url)
+        #expect(typo.status == 64 && typo.stdout.isEmpty, "\(typo.stdout)\(typo.stderr)")
     }
 
     @Test("a run and a baseline of which only one has types: exit 6 saying to record both with --types; allowed, a note")

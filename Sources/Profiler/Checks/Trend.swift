@@ -44,7 +44,7 @@ package enum Trend {
         // computed over the whole history every time.
         for metrics in try MetricCatalog.metrics(of: runs, family: metric, in: db) {
             var byKey: [MetricKey: (value: Double, slack: Double)] = [:]
-            for m in metrics where (metric.map { TypeMetricName.matches(m.key.name, asked: $0) } ?? true) && (component.map { m.key.component == $0 } ?? true)
+            for m in metrics where (metric.map { m.key.name == $0 } ?? true) && (component.map { m.key.component == $0 } ?? true)
                 && (strategy.map { m.key.strategy == $0 } ?? true) {
                 // Keys without the scenario: a series spans runs.
                 let key = MetricKey(scenario: "", component: m.key.component, strategy: m.key.strategy, name: m.key.name)

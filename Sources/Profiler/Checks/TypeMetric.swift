@@ -30,12 +30,6 @@ package struct TypeMetricName: Sendable, Hashable {
 
     /// Whether `name` names a type's metric (or the family of them).
     package static func isTypeMetric(_ name: String) -> Bool { name == family || TypeMetricName(name) != nil }
-
-    /// Whether the metric `name` is what `asked` names: itself, or, when `asked` is the
-    /// family, any type's metric (`trend --metric objects_per_instance`).
-    package static func matches(_ name: String, asked: String) -> Bool {
-        name == asked || (asked == family && TypeMetricName(name) != nil)
-    }
 }
 
 /// Reads, completes and explains the type metrics of runs recorded with `--types`.
