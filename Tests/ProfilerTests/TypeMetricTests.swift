@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import ProfilerChecks
-@testable import ProfilerModel
+import ProfilerChecks
+import ProfilerModel
 import ProfilerSupport
 
 /// Objects per type as check metrics (docs/ci.md, "Objects per type"): their names, how

@@ -8,8 +8,7 @@ struct LeakTypesProcessTests {
     @Test("retain cycles are named by type in every format, adding up to what stayed; a partial leak says why it is not named")
     func typesThatStayed() throws {
         let folder = try TemporaryFolder()
-        let record = try ProfctlProcess.run(["record", "swift-leaks", "--instances", "3", "--repeat", "3", "--types", "--quiet"], in: folder.url)
-        #expect(record.status == 0, "\(record.stderr)")
+        try ProfctlProcess.record(["swift-leaks", "--instances", "3", "--repeat", "3", "--types"], in: folder)
         // Three screens a round, three rounds: every TickerScreen the cycle keeps.
         let stayed = "9 ProfilerCatalog.TickerScreen"
         for format in ["table", "markdown", "junit", "github", "json"] {
@@ -44,9 +43,7 @@ struct LeakTypesProcessTests {
         #expect(try verdict("weak-self-closure")["types"] is NSNull && verdict("weak-self-closure")["types_note"] is NSNull)
 
         // Recorded without --types: no list and no note.
-        let plain = try ProfctlProcess.run(["record", "swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "strong-self-closure", "--quiet"],
-                                           in: folder.url)
-        #expect(plain.status == 0, "\(plain.stderr)")
+        try ProfctlProcess.record(["swift-leaks", "--instances", "3", "--repeat", "3", "--strategies", "strong-self-closure"], in: folder)
         let without = try ProfctlProcess.run(["check", "--leaks", "--format", "json"], in: folder.url)
         #expect(without.stdout.contains("\"types\": null, \"types_note\": null") && !without.stdout.contains("TickerScreen"), "\(without.stdout)")
     }

@@ -6,11 +6,6 @@ import Testing
 /// differ: live-room's lazy panels opened by none of the script (0 %) or all of it (100 %).
 @Suite("check gates objects per type")
 struct TypeCheckProcessTests {
-    func record(_ arguments: [String], in folder: TemporaryFolder) throws {
-        let result = try ProfctlProcess.run(["record"] + arguments + ["--quiet"], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
     /// The budgets file docs/ci.md shows under "Objects per type": its yaml block that names
     /// `objects_per_instance`. DocumentedExamplesTests writes it as `types-budgets.yaml`.
     static func documentedBudgets() throws -> String {
@@ -21,8 +16,8 @@ struct TypeCheckProcessTests {
 
     /// Two live-room runs whose lazy panels differ: none opened, then all opened.
     func openedNoneThenAll(_ folder: TemporaryFolder) throws {
-        try record(["live-room", "--types", "--strategies", "lazy", "--set", "opened_percent=0"], in: folder)
-        try record(["live-room", "--types", "--strategies", "lazy", "--set", "opened_percent=100"], in: folder)
+        try ProfctlProcess.record(["live-room", "--types", "--strategies", "lazy", "--set", "opened_percent=0"], in: folder)
+        try ProfctlProcess.record(["live-room", "--types", "--strategies", "lazy", "--set", "opened_percent=100"], in: folder)
     }
 
     @Test("one object more per instance of a type is a regression that names the type, in every format")
@@ -72,7 +67,7 @@ struct TypeCheckProcessTests {
     @Test("identical recordings with --types pass, each type's objects per instance compared")
     func identicalPass() throws {
         let folder = try TemporaryFolder()
-        for _ in 0..<2 { try record(["lazy-container", "swift-leaks", "--types", "--instances", "20"], in: folder) }
+        for _ in 0..<2 { try ProfctlProcess.record(["lazy-container", "swift-leaks", "--types", "--instances", "20"], in: folder) }
         let check = try ProfctlProcess.run(["check", "--baseline", "previous", "--format", "json"], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let typed = try verdicts(check.stdout).filter { ($0["metric"] as? String)?.hasPrefix("objects_per_instance[") == true }
@@ -97,8 +92,8 @@ struct TypeCheckProcessTests {
     func typesOnOneSide() throws {
         for typesFirst in [true, false] {
             let folder = try TemporaryFolder()
-            try record(["lazy-container", "--instances", "10"] + (typesFirst ? ["--types"] : []), in: folder)
-            try record(["lazy-container", "--instances", "10"] + (typesFirst ? [] : ["--types"]), in: folder)
+            try ProfctlProcess.record(["lazy-container", "--instances", "10"] + (typesFirst ? ["--types"] : []), in: folder)
+            try ProfctlProcess.record(["lazy-container", "--instances", "10"] + (typesFirst ? [] : ["--types"]), in: folder)
             let refused = try ProfctlProcess.run(["check", "--baseline", "previous"], in: folder.url)
             #expect(refused.status == 6, "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains("Record both runs with --types") && refused.stderr.contains("--allow-env-mismatch"), "\(refused.stderr)")
@@ -112,7 +107,7 @@ struct TypeCheckProcessTests {
     @Test("budgets on a type: docs/ci.md's holds; a lower max breaks; a typo'd type exits 64 with the known types")
     func budgets() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--types", "--instances", "20"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--types", "--instances", "20"], in: folder)
         let documented = try Self.documentedBudgets()
         let file = folder.url.appendingPathComponent("budgets.yaml")
         try Data(documented.utf8).write(to: file)
@@ -150,7 +145,7 @@ struct TypeCheckProcessTests {
     @Test("a type budget for a scenario never recorded with --types: exit 64 saying how to record one")
     func budgetWithoutTypeRuns() throws {
         let folder = try TemporaryFolder()
-        try record(["lazy-container", "--instances", "10"], in: folder)
+        try ProfctlProcess.record(["lazy-container", "--instances", "10"], in: folder)
         try Data(try Self.documentedBudgets().utf8).write(to: folder.url.appendingPathComponent("budgets.yaml"))
         let result = try ProfctlProcess.run(["check", "--budget", "budgets.yaml"], in: folder.url)
         #expect(result.status == 64 && result.stderr.contains("profctl record --types"), "\(result.stdout)\(result.stderr)")
