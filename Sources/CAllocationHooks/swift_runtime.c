@@ -82,26 +82,31 @@ static ALWAYS_INLINE void count_releases(uint64_t n) {
     tls.n.c.releases += n;
 }
 
-/* The adapters' way when the thread is in no region (a window, or nothing to count). The
+/* The adapters' way when the thread is in no region (a window, a task meter capturing ARC,
+ * or nothing to count). The
  * object is forwarded as it came (never masked), and the runtime's own implementation
  * decides what a null, tagged or immortal value means. */
 HIDDEN __attribute__((used)) void *profctl_arc_retain_elsewhere(void *object) {
     if (counts_in_window()) count_retains(1);
+    if (UNLIKELY(meters_arc_on)) meter_arc(1, 0);
     return profctl_arc_real_retain(object);
 }
 
 HIDDEN __attribute__((used)) void profctl_arc_release_elsewhere(void *object) {
     if (counts_in_window()) count_releases(1);
+    if (UNLIKELY(meters_arc_on)) meter_arc(0, 1);
     profctl_arc_real_release(object);
 }
 
 HIDDEN __attribute__((used)) void *profctl_arc_retain_n_elsewhere(void *object, uint32_t n) {
     if (counts_in_window()) count_retains(n);
+    if (UNLIKELY(meters_arc_on)) meter_arc(n, 0);
     return profctl_arc_real_retain_n(object, n);
 }
 
 HIDDEN __attribute__((used)) void profctl_arc_release_n_elsewhere(void *object, uint32_t n) {
     if (counts_in_window()) count_releases(n);
+    if (UNLIKELY(meters_arc_on)) meter_arc(0, n);
     profctl_arc_real_release_n(object, n);
 }
 
