@@ -5,7 +5,7 @@ import ProfilerRecording
 /// One call stack's share of a meter: what a failing limit names as the sites that allocated
 /// the test's bytes. Kept as the hooks' stack id until a limit fails; only then symbolized
 /// (a process of llvm-symbolizer per module: far too slow for every passing test).
-struct MeterSite: Sendable, Equatable {
+package struct MeterSite: Sendable, Equatable {
     var stackID: UInt32
     var allocations: UInt64
     var bytes: UInt64

@@ -197,7 +197,7 @@ public enum TaskMeter {
         return (value, figures, sites)
     }
 
-    static func measureOrReport<T: Sendable>(
+    package static func measureOrReport<T: Sendable>(
         capturing capture: MeterCapture = [], _ body: @escaping @Sendable () async throws -> T,
         unmeasurable: (TaskMeterError) -> Void
     ) async throws -> (T, AllocationFigures?, [MeterSite]) {
