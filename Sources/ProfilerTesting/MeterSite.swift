@@ -32,14 +32,21 @@ package struct MeterSite: Sendable, Equatable {
 
     /// The frame a stack is named by: the innermost frame of the user's code under the hooks'
     /// entry point (the stack starts in the hooks: meters.c walks from its own frame), but not
-    /// ProfilerTesting's, whose frames only run the test; else the innermost frame there is.
+    /// one that only runs the test (``isRunner(_:)``); else the innermost frame there is.
     static func site(of stack: SiteStack) -> SiteFrame {
         var frames = stack.frames
         if let entry = frames.prefix(16).lastIndex(where: { SiteFrame.hookFunctions.contains($0.function) }) {
             frames.removeFirst(entry + 1)
         }
         let user = frames.filter { $0.isUserCode || isAsyncPartial($0) }
-        return user.first { !$0.function.contains("ProfilerTesting.") } ?? user.first ?? frames.first ?? .unknown
+        return user.first { !isRunner($0) } ?? user.first ?? frames.first ?? .unknown
+    }
+
+    /// A frame that only runs the test: ProfilerTesting's, or the thunks Swift Testing's
+    /// `@Test` macro expands into the test's module (their file is the macro expansion).
+    static func isRunner(_ frame: SiteFrame) -> Bool {
+        frame.function.contains("ProfilerTesting.")
+            || (frame.file.split(separator: "/").last.map { $0.hasPrefix("@__swiftmacro_") } ?? false)
     }
 
     /// An async function of the user's code, as the demangler names the part of it that runs
