@@ -14,3 +14,14 @@ package struct MeterCapture: OptionSet, Sendable {
     /// Retains and releases: for `.retainLimit`.
     package static let arc = MeterCapture(rawValue: PROFCTL_METER_ARC)
 }
+
+/// Runs `body` (synchronous: the exclusion belongs to the calling thread) with this thread's
+/// allocations, retains and objects kept out of every meter. Reading a meter's sites and
+/// types, naming them and writing a failure message allocate, and a meter closes in the
+/// caller's task, which may itself be measured (a block inside a limited test): that work
+/// is the measuring tool's, not the test's.
+func withoutMetering<T>(_ body: () throws -> T) rethrows -> T {
+    profctl_exclusion_begin()
+    defer { profctl_exclusion_end() }
+    return try body()
+}

@@ -137,8 +137,9 @@ public enum TaskMeter {
     /// The figures, and what the meter captured read just before it closes (after the body
     /// ended, outside the meter: the reading allocates). Types are named here.
     private static func close(_ id: UInt64, capturing capture: MeterCapture) -> (figures: AllocationFigures, sites: [MeterSite]) {
-        let sites = capture.contains(.sites) ? MeterSite.read(id) : []
-        let types = capture.contains(.types) ? ObjectTypeFigures.read(id) : []
+        var sites: [MeterSite] = [], types: [ObjectTypeFigures] = []
+        if capture.contains(.sites) { sites = withoutMetering { MeterSite.read(id) } }
+        if capture.contains(.types) { types = withoutMetering { ObjectTypeFigures.read(id) } }
         var result = profctl_meter_result()
         profctl_meter_close(id, &result)
         var figures = AllocationFigures(result)
@@ -166,7 +167,8 @@ public enum TaskMeter {
     /// retained) in whichever test measures first.
     static func warmUp() async {
         guard !warmed.exchange(true, ordering: .relaxed) else { return }
-        _ = try? await measure { () async throws -> Void in await Task.yield() }
+        _ = try? await measureOrReport(capturing: .sites, { () async throws -> Void in await Task.yield() },
+                                       unmeasurable: { _ in })
     }
 
     /// The async form: the body may suspend, hop threads and start child tasks. It runs in

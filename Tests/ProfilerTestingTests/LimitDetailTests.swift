@@ -107,3 +107,16 @@ final class Recorded: @unchecked Sendable {
         #expect(message.contains("retains are counted as they happen"), "\(message)")
     }
 }
+
+/// What a limit reads from its meter to name sites and types allocates, in the caller's task:
+/// for a block inside a measured test, that must not be the test's.
+@Suite struct NestedLimitTests {
+    @Test func aPassingBlockAddsOnlyItsOwnBytesToTheTestAroundIt() throws {
+        let (_, outer) = try TaskMeter.measure {
+            free(TaskMeterTests.block(100))
+            try expectAllocations(bytes: 10_000, allocations: 10) { free(TaskMeterTests.block(2_000)) }
+        }
+        #expect(outer.bytes == 2_100, "\(outer)")
+        #expect(outer.allocations == 2, "\(outer)")
+    }
+}
