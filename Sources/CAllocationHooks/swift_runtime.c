@@ -183,7 +183,21 @@ static bool is_masking_adapter(const uint8_t *code, void *const *retain_pointer)
 }
 #endif
 
+static int install_locked(void);
+
+/* Two task meters may open at once in parallel tests, each installing: the second must
+ * find the first's install done, not the slots it already replaced (which it would take for
+ * another tool's and refuse for good). */
+static atomic_flag install_lock = ATOMIC_FLAG_INIT;
+
 int profctl_arc_install(void) {
+    spin_lock(&install_lock);
+    int result = install_locked();
+    spin_unlock(&install_lock);
+    return result;
+}
+
+static int install_locked(void) {
     int state = atomic_load(&install_state);
     if (state != 0) return state > 0 ? 0 : -1;
 #if !defined(__x86_64__)
