@@ -113,7 +113,9 @@ let package = Package(
         ),
         // Swift Testing traits and expectations on what a test allocates, measured per task by the
         // hooks' meters. The recorder and store are under it too: PROFCTL_TEST_DB writes the
-        // figures through them (docs/testing.md), so a test target links the system SQLite.
+        // figures through them (docs/testing.md), so a test target links the system SQLite. A
+        // failing limit names its sites and types as `record --sites` and `--types` do: the
+        // same symbolizer and type names (ProfilerRecording's).
         .target(name: "ProfilerTesting",
                 dependencies: ["CAllocationHooks", "ProfilerRecording", "ProfilerStore", "ProfilerQueries", "ProfilerModel"]),
         // The system libpq (libpq-dev), for the PostgreSQL shared store; see docs/fleet.md for why libpq.

@@ -379,13 +379,21 @@ extern HIDDEN volatile int meters_on;
 HIDDEN void meter_allocated(void *p, size_t requested, size_t usable);
 /* Any free: credited to the meter that allocated the block, if it is still open. */
 HIDDEN void meter_freed(void *p);
+/* A Swift object swift_allocObject just made (types.c), and retains or releases (swift_runtime.c):
+ * credited to the calling task's meter when it captures them. */
+HIDDEN void meter_object(void *object, const void *metadata, size_t requested);
+HIDDEN void meter_arc(uint64_t retains, uint64_t releases);
+/* Non-zero while a meter capturing types (or ARC) is open: the runtime hooks call in. */
+extern HIDDEN volatile int profctl_meter_types_on;
+extern HIDDEN volatile int meters_arc_on;
 HIDDEN void meters_fork_prepare(void);
 HIDDEN void meters_fork_done(void);
 /* For meter_scopes.c: the key, a slot claimed (0: none free) and its id published, the
  * figures, a meter retired (no longer credited) and its slot freed, all blocks dropped. */
 HIDDEN bool meters_set_key(const void *key);
 HIDDEN bool meters_have_key(void);
-HIDDEN uint64_t meters_claim(uint64_t parent);
+HIDDEN uint64_t meters_claim(uint64_t parent, uint32_t capture);
+HIDDEN uint32_t meters_capture(uint64_t id);
 HIDDEN void meters_publish(uint64_t id);
 HIDDEN int meters_read(uint64_t id, profctl_meter_result *result);
 HIDDEN int meters_retire(uint64_t id, profctl_meter_result *result);

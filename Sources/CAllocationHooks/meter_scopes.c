@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "hooks_internal.h"
 #include "allocation_meters.h"
+#include "allocation_arc.h"
+#include "allocation_types.h"
 
 #include <string.h>
 
@@ -24,14 +26,31 @@ uint32_t profctl_meters_open(void) {
     return n;
 }
 
-uint64_t profctl_meter_open(uint64_t parent) {
+/* Meters open that capture types or ARC, and the runtime flag as it was before the first. */
+static uint32_t runtime_count;
+static int flag_before;
+
+uint64_t profctl_meter_open(uint64_t parent) { return profctl_meter_open_capturing(parent, 0); }
+
+uint64_t profctl_meter_open_capturing(uint64_t parent, uint32_t what) {
     if (!meters_have_key()) return 0;
-    uint64_t id = meters_claim(parent);
+    bool runtime = (what & (PROFCTL_METER_TYPES | PROFCTL_METER_ARC)) != 0;
+    /* Both need the runtime's instrumentation flag, which only ARC counting's install can set. */
+    if (runtime && profctl_arc_install() != 0) return 0;
+    if ((what & PROFCTL_METER_TYPES) && profctl_types_install() != 0) return 0;
+    uint64_t id = meters_claim(parent, what);
     if (!id) return 0;
     spin_lock(&scope_lock);
     if (open_count++ == 0) {
         meters_on = 1;
         update_fast();
+    }
+    if (runtime && runtime_count++ == 0) {
+        /* Whatever the flag was (record --arc may have set it) is put back by the last close. */
+        flag_before = profctl_arc_counting();
+        profctl_meter_types_on = 1;
+        meters_arc_on = 1;
+        profctl_arc_set_counting(1);
     }
     spin_unlock(&scope_lock);
     meters_publish(id);
@@ -41,8 +60,14 @@ uint64_t profctl_meter_open(uint64_t parent) {
 int profctl_meter_read(uint64_t id, profctl_meter_result *result) { return meters_read(id, result); }
 
 int profctl_meter_close(uint64_t id, profctl_meter_result *result) {
+    uint32_t capture = meters_capture(id);
     if (meters_retire(id, result) != 0) return -1;
     spin_lock(&scope_lock);
+    if ((capture & (PROFCTL_METER_TYPES | PROFCTL_METER_ARC)) && --runtime_count == 0) {
+        profctl_arc_set_counting(flag_before);
+        profctl_meter_types_on = 0;
+        meters_arc_on = 0;
+    }
     if (--open_count == 0) {
         meters_on = 0;
         update_fast();

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "hooks_internal.h"
 #include "allocation_meters.h"
+#include "sites.h" /* a capturing meter's stacks, interned where record --sites keeps its own */
 
 #include <string.h>
 #include <sys/mman.h>
@@ -34,7 +35,20 @@ typedef struct meter {
     _Atomic uint64_t frees, freed_requested, freed_usable, live_blocks;
     _Atomic int64_t live;
     _Atomic uint64_t peak;
+    _Atomic uint64_t retains, releases, objects;
+    uint32_t capture; /* PROFCTL_METER_*, set before the id is published */
+    /* What a capturing meter names, under table_lock: a slot's storage is mapped the first
+     * time a meter in it captures, and kept for the next (never freed: bounded by the slots).
+     * The last entry of each is the overflow (stack or metadata 0). */
+    profctl_meter_site *sites;
+    profctl_meter_type *types;
+    uint32_t site_count, type_count;
 } meter;
+
+/* Set while a meter capturing types or ARC is open (meter_scopes.c): the runtime's hooks
+ * (types.c's adapter, swift_runtime.c's) call in only then. */
+volatile int profctl_meter_types_on;
+volatile int meters_arc_on;
 
 #define SLOT_BITS 10
 _Static_assert((1u << SLOT_BITS) == PROFCTL_MAX_METERS, "a meter's id names its slot in its low bits");
@@ -50,6 +64,8 @@ static const void *_Atomic task_local_key;
 typedef struct metered_block {
     uintptr_t address; /* 0: empty */
     uint64_t requested, usable, meter_id;
+    uintptr_t metadata; /* a Swift object's type, when a meter capturing types saw it made */
+    uint32_t stack_id;  /* its stack, when a meter capturing sites asked */
 } metered_block;
 
 static atomic_flag table_lock = ATOMIC_FLAG_INIT;
@@ -127,6 +143,41 @@ static void credit_free(meter *m, uint64_t requested, uint64_t usable) {
     atomic_fetch_sub_explicit(&m->live, (int64_t)requested, memory_order_relaxed);
 }
 
+/* A capturing meter's entry for `key` (a stack id or a metadata address) in a table of
+ * `max` entries plus the overflow; under table_lock. Keys are never removed. */
+#define FIND_ENTRY(table, count, max, field, key) ({                                     \
+    uint32_t slot_ = (uint32_t)(((uint64_t)(key) * 0x9E3779B97F4A7C15ull) >> 40) % (max); \
+    __typeof__(&(table)[0]) found_ = &(table)[max];                                      \
+    if (key) {                                                                            \
+        for (uint32_t probe_ = 0; probe_ < (max); probe_++) {                             \
+            __typeof__(&(table)[0]) e_ = &(table)[slot_];                                 \
+            if (e_->field == (key)) { found_ = e_; break; }                               \
+            if (e_->field == 0) {                                                         \
+                if ((count) < (max) - 1) { e_->field = (key); (count)++; found_ = e_; }   \
+                break;                                                                    \
+            }                                                                             \
+            slot_ = (slot_ + 1) % (max);                                                  \
+        }                                                                                 \
+    }                                                                                     \
+    found_;                                                                               \
+})
+
+static void credit_site(meter *m, uint32_t stack, uint64_t requested) {
+    profctl_meter_site *e = FIND_ENTRY(m->sites, m->site_count, PROFCTL_METER_MAX_SITES, stack_id, stack);
+    e->allocations += 1;
+    e->requested_bytes += requested;
+    e->live_requested_bytes += requested;
+    e->live_blocks += 1;
+}
+
+static void credit_site_free(meter *m, uint32_t stack, uint64_t requested) {
+    profctl_meter_site *e = FIND_ENTRY(m->sites, m->site_count, PROFCTL_METER_MAX_SITES, stack_id, stack);
+    if (e->live_blocks) { e->live_blocks -= 1; e->live_requested_bytes -= requested; }
+}
+
+/* Whether `m` or a meter it was opened inside captures `what`. */
+static bool chain_captures(meter *m, uint32_t what);
+
 /* The calling task's meter id, 0 when it has none. */
 static inline uint64_t current_meter(void) {
     const void *key = atomic_load_explicit(&task_local_key, memory_order_relaxed);
@@ -139,6 +190,10 @@ void meter_allocated(void *p, size_t requested, size_t usable) {
     uint64_t id = current_meter();
     meter *m = open_meter(id);
     if (!m) return;
+    /* The walk starts here: the hooks' own frames are the stack's first, and the Swift side
+     * drops them (up to the malloc family's entry point) when it names the site. */
+    bool named = chain_captures(m, PROFCTL_METER_SITES);
+    uint32_t stack = named ? sites_stack_here(__builtin_frame_address(0), PROFCTL_METER_SITE_DEPTH) : 0;
     spin_lock(&table_lock);
     bool kept = (block_count + 1) * 2 <= (blocks ? block_mask + 1 : 0) || grow();
     if (kept) {
@@ -147,7 +202,12 @@ void meter_allocated(void *p, size_t requested, size_t usable) {
         while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
         /* An entry already there is stale (its block was freed out of sight): replaced. */
         if (!blocks[i].address) block_count++;
-        blocks[i] = (metered_block){ a, requested, usable, id };
+        blocks[i] = (metered_block){ a, requested, usable, id, 0, stack };
+    }
+    if (named) {
+        for (meter *c = m; c; c = open_meter(c->parent)) {
+            if (c->capture & PROFCTL_METER_SITES) credit_site(c, stack, requested);
+        }
     }
     spin_unlock(&table_lock);
     /* A block the table could not keep is still counted, never credited as freed: a
@@ -168,12 +228,75 @@ void meter_freed(void *p) {
     if (!blocks[i].address) { spin_unlock(&table_lock); return; }
     metered_block b = blocks[i];
     remove_at(i);
-    spin_unlock(&table_lock);
     meter *m = open_meter(b.meter_id);
+    for (meter *c = m; c; c = open_meter(c->parent)) {
+        if (c->capture & PROFCTL_METER_SITES) credit_site_free(c, b.stack_id, b.requested);
+        if ((c->capture & PROFCTL_METER_TYPES) && b.metadata) {
+            profctl_meter_type *e = FIND_ENTRY(c->types, c->type_count, PROFCTL_METER_MAX_TYPES, metadata, b.metadata);
+            if (e->live_objects) e->live_objects -= 1;
+        }
+    }
+    spin_unlock(&table_lock);
     for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
         credit_free(m, b.requested, b.usable);
         m = open_meter(m->parent);
     }
+}
+
+static bool chain_captures(meter *m, uint32_t what) {
+    for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
+        if (m->capture & what) return true;
+        m = open_meter(m->parent);
+    }
+    return false;
+}
+
+/* Called by types.c's adapter after swift_allocObject's allocation (whose malloc already
+ * credited the meter and kept the block): the block learns its type, and every meter of the
+ * chain that captures types counts the object. Not BUSY: nothing here allocates or retains. */
+void meter_object(void *object, const void *metadata, size_t requested) {
+    if (!object || tls.excluded_depth) return;
+    uint64_t id = current_meter();
+    meter *m = open_meter(id);
+    if (!m || !chain_captures(m, PROFCTL_METER_TYPES)) return;
+    uintptr_t a = (uintptr_t)object;
+    spin_lock(&table_lock);
+    if (block_count) {
+        uint64_t i = home(a);
+        while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+        if (blocks[i].address == a && blocks[i].meter_id == id) {
+            blocks[i].metadata = (uintptr_t)metadata;
+        }
+    }
+    for (meter *c = m; c; c = open_meter(c->parent)) {
+        atomic_fetch_add_explicit(&c->objects, 1, memory_order_relaxed);
+        if (!(c->capture & PROFCTL_METER_TYPES)) continue;
+        profctl_meter_type *e = FIND_ENTRY(c->types, c->type_count, PROFCTL_METER_MAX_TYPES, metadata, (uintptr_t)metadata);
+        e->objects += 1;
+        e->requested_bytes += requested;
+        /* A block the table could not keep never counts as freed: live for good, so that a
+         * limit on what is kept fails rather than passes. */
+        e->live_objects += 1;
+    }
+    spin_unlock(&table_lock);
+}
+
+/* Retains and releases of the calling task (swift_runtime.c, outside any region): to its
+ * meter and those it was opened inside, when one of them captures ARC. */
+static TLS int in_arc; /* the runtime's task-local lookup must not come back here */
+
+void meter_arc(uint64_t retains, uint64_t releases) {
+    if (in_arc || tls.excluded_depth || tls.state == STATE_BUSY) return;
+    in_arc = 1;
+    meter *m = open_meter(current_meter());
+    if (m && chain_captures(m, PROFCTL_METER_ARC)) {
+        for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
+            if (retains) atomic_fetch_add_explicit(&m->retains, retains, memory_order_relaxed);
+            if (releases) atomic_fetch_add_explicit(&m->releases, releases, memory_order_relaxed);
+            m = open_meter(m->parent);
+        }
+    }
+    in_arc = 0;
 }
 
 void meters_fork_prepare(void) { spin_lock(&table_lock); }
@@ -189,7 +312,18 @@ bool meters_set_key(const void *key) {
 
 bool meters_have_key(void) { return atomic_load(&task_local_key) != NULL; }
 
-uint64_t meters_claim(uint64_t parent) {
+/* Maps a slot's capture tables the first time a meter in it captures; false when mmap fails. */
+static bool prepare_capture(meter *m) {
+    if (m->sites) return true;
+    size_t bytes = (PROFCTL_METER_MAX_SITES + 1) * sizeof(profctl_meter_site) + (PROFCTL_METER_MAX_TYPES + 1) * sizeof(profctl_meter_type);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    m->types = (profctl_meter_type *)((char *)p + (PROFCTL_METER_MAX_SITES + 1) * sizeof(profctl_meter_site));
+    m->sites = p;
+    return true;
+}
+
+uint64_t meters_claim(uint64_t parent, uint32_t capture) {
     for (uint32_t slot = 0; slot < PROFCTL_MAX_METERS; slot++) {
         meter *m = &meters[slot];
         uint64_t expected = 0;
@@ -199,6 +333,22 @@ uint64_t meters_claim(uint64_t parent) {
         uint64_t generation = atomic_fetch_add(&next_generation, 1);
         uint64_t id = (generation << SLOT_BITS) | slot;
         m->parent = open_meter(parent) ? parent : 0;
+        if (capture && !prepare_capture(m)) {
+            atomic_store(&m->id, 0);
+            return 0;
+        }
+        m->capture = capture;
+        if (m->sites) {
+            /* Under the lock: a free of an older block may be reading a previous meter's tables. */
+            spin_lock(&table_lock);
+            memset(m->sites, 0, (PROFCTL_METER_MAX_SITES + 1) * sizeof(profctl_meter_site));
+            memset(m->types, 0, (PROFCTL_METER_MAX_TYPES + 1) * sizeof(profctl_meter_type));
+            m->site_count = m->type_count = 0;
+            spin_unlock(&table_lock);
+        }
+        atomic_store(&m->retains, 0);
+        atomic_store(&m->releases, 0);
+        atomic_store(&m->objects, 0);
         atomic_store(&m->allocations, 0);
         atomic_store(&m->requested, 0);
         atomic_store(&m->usable, 0);
@@ -229,6 +379,43 @@ static void read_meter(const meter *m, profctl_meter_result *out) {
     out->live_requested_bytes = live > 0 ? (uint64_t)live : 0;
     out->live_blocks = atomic_load(&m->live_blocks);
     out->peak_requested_bytes = atomic_load(&m->peak);
+    out->retains = atomic_load(&m->retains);
+    out->releases = atomic_load(&m->releases);
+    out->objects = atomic_load(&m->objects);
+}
+
+uint32_t meters_capture(uint64_t id) {
+    meter *m = open_meter(id);
+    return m ? m->capture : 0;
+}
+
+/* Copies the used entries (overflow last, if used) of a capturing meter's table. */
+#define COPY_ENTRIES(table, max, field, used, out, capacity) ({                            \
+    int n_ = 0;                                                                            \
+    for (uint32_t i_ = 0; i_ <= (max); i_++) {                                             \
+        if (!(table)[i_].field && !(i_ == (max) && (table)[i_].used)) continue;            \
+        if ((uint32_t)n_ < (capacity)) (out)[n_] = (table)[i_];                            \
+        n_++;                                                                              \
+    }                                                                                      \
+    n_;                                                                                    \
+})
+
+int profctl_meter_sites(uint64_t id, profctl_meter_site *out, uint32_t capacity) {
+    meter *m = open_meter(id);
+    if (!m || !(m->capture & PROFCTL_METER_SITES)) return -1;
+    spin_lock(&table_lock);
+    int n = COPY_ENTRIES(m->sites, PROFCTL_METER_MAX_SITES, allocations, allocations, out, capacity);
+    spin_unlock(&table_lock);
+    return n;
+}
+
+int profctl_meter_types(uint64_t id, profctl_meter_type *out, uint32_t capacity) {
+    meter *m = open_meter(id);
+    if (!m || !(m->capture & PROFCTL_METER_TYPES)) return -1;
+    spin_lock(&table_lock);
+    int n = COPY_ENTRIES(m->types, PROFCTL_METER_MAX_TYPES, metadata, objects, out, capacity);
+    spin_unlock(&table_lock);
+    return n;
 }
 
 int meters_read(uint64_t id, profctl_meter_result *result) {

@@ -260,6 +260,30 @@ static inline uint32_t walk(uintptr_t *fp, uintptr_t caller, uintptr_t high, uin
     return n;
 }
 
+/* The stack from `frame` up (`caller` first when known), interned: its id, 0 when the
+ * thread's stack bounds are unknown or the stack cannot be stored. */
+static inline uint32_t stack_of(sites_thread *t, void *frame, uintptr_t caller, uint32_t depth) {
+    if (!t->stack_high) return 0;
+    uintptr_t frames[PROFCTL_SITES_MAX_DEPTH];
+    uint32_t n = walk(frame, caller, t->stack_high, frames, depth);
+    uint64_t hash = hash_frames(frames, n);
+    uint32_t c = (uint32_t)(hash >> 56) & (CACHE_SLOTS - 1);
+    if (t->cache[c].hash == hash) return t->cache[c].id;
+    uint32_t id = intern(frames, n, hash);
+    if (id) { t->cache[c].hash = hash; t->cache[c].id = id; }
+    return id;
+}
+
+/* For meters that name their sites (meters.c): the calling thread's stack from `frame`,
+ * `depth` frames at most, whether or not sites are on. The first call on a thread reads its
+ * stack bounds, which may allocate: the caller is BUSY, so that is forwarded uncounted. */
+uint32_t sites_stack_here(void *frame, uint32_t depth) {
+    sites_thread *t = self();
+    if (UNLIKELY(!t)) return 0;
+    if (UNLIKELY(!t->stack_high)) profctl_sites_prepare_thread();
+    return stack_of(t, frame, 0, depth < PROFCTL_SITES_MAX_DEPTH ? depth : PROFCTL_SITES_MAX_DEPTH);
+}
+
 void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame, uint64_t scope) {
     sites_thread *t = self();
     if (UNLIKELY(!t)) {
@@ -275,20 +299,8 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
             return;
         }
     }
-    uint32_t id = 0;
-    if (t->stack_high) {
-        uintptr_t frames[PROFCTL_SITES_MAX_DEPTH];
-        uint32_t depth = walk(frame ? frame : __builtin_frame_address(0), caller, t->stack_high, frames,
-                              (uint32_t)atomic_load_explicit(&capture_depth, memory_order_relaxed));
-        uint64_t hash = hash_frames(frames, depth);
-        uint32_t c = (uint32_t)(hash >> 56) & (CACHE_SLOTS - 1);
-        if (t->cache[c].hash == hash) {
-            id = t->cache[c].id;
-        } else {
-            id = intern(frames, depth, hash);
-            if (id) { t->cache[c].hash = hash; t->cache[c].id = id; }
-        }
-    }
+    uint32_t id = stack_of(t, frame ? frame : __builtin_frame_address(0), caller,
+                           (uint32_t)atomic_load_explicit(&capture_depth, memory_order_relaxed));
     if (!id) atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
     uint64_t index = t->log_length++;
     t->log[index] = (profctl_site_block){ id, 0, scope, requested, usable, 0 };

@@ -26,6 +26,10 @@ HIDDEN void profctl_sites_alloc(void *pointer, uint64_t requested, uint64_t usab
  * block's usable size now: an entry whose size differs is stale (its block was freed out of
  * sight and the address reused) and is dropped uncredited, as the hooks do. */
 HIDDEN void profctl_sites_free(void *pointer, uint64_t usable, uint64_t scope);
+/* The calling thread's stack from `frame` up (at most `depth` frames), interned; 0 when it
+ * cannot be. For meters (meters.c), which name their sites whether or not sites are on.
+ * Call it BUSY: its first call on a thread may allocate. */
+HIDDEN uint32_t sites_stack_here(void *frame, uint32_t depth);
 /* The hooks' fork handler (fork.c): sites.c's two locks, taken before a fork and released
  * after it on both sides, so the child never inherits one held for good. */
 HIDDEN void profctl_sites_fork_prepare(void);

@@ -82,26 +82,31 @@ static ALWAYS_INLINE void count_releases(uint64_t n) {
     tls.n.c.releases += n;
 }
 
-/* The adapters' way when the thread is in no region (a window, or nothing to count). The
+/* The adapters' way when the thread is in no region (a window, a task meter capturing ARC,
+ * or nothing to count). The
  * object is forwarded as it came (never masked), and the runtime's own implementation
  * decides what a null, tagged or immortal value means. */
 HIDDEN __attribute__((used)) void *profctl_arc_retain_elsewhere(void *object) {
     if (counts_in_window()) count_retains(1);
+    if (UNLIKELY(meters_arc_on)) meter_arc(1, 0);
     return profctl_arc_real_retain(object);
 }
 
 HIDDEN __attribute__((used)) void profctl_arc_release_elsewhere(void *object) {
     if (counts_in_window()) count_releases(1);
+    if (UNLIKELY(meters_arc_on)) meter_arc(0, 1);
     profctl_arc_real_release(object);
 }
 
 HIDDEN __attribute__((used)) void *profctl_arc_retain_n_elsewhere(void *object, uint32_t n) {
     if (counts_in_window()) count_retains(n);
+    if (UNLIKELY(meters_arc_on)) meter_arc(n, 0);
     return profctl_arc_real_retain_n(object, n);
 }
 
 HIDDEN __attribute__((used)) void profctl_arc_release_n_elsewhere(void *object, uint32_t n) {
     if (counts_in_window()) count_releases(n);
+    if (UNLIKELY(meters_arc_on)) meter_arc(0, n);
     profctl_arc_real_release_n(object, n);
 }
 
@@ -178,7 +183,21 @@ static bool is_masking_adapter(const uint8_t *code, void *const *retain_pointer)
 }
 #endif
 
+static int install_locked(void);
+
+/* Two task meters may open at once in parallel tests, each installing: the second must
+ * find the first's install done, not the slots it already replaced (which it would take for
+ * another tool's and refuse for good). */
+static atomic_flag install_lock = ATOMIC_FLAG_INIT;
+
 int profctl_arc_install(void) {
+    spin_lock(&install_lock);
+    int result = install_locked();
+    spin_unlock(&install_lock);
+    return result;
+}
+
+static int install_locked(void) {
     int state = atomic_load(&install_state);
     if (state != 0) return state > 0 ? 0 : -1;
 #if !defined(__x86_64__)

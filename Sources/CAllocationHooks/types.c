@@ -65,7 +65,8 @@ static SLOW void log_object(void *object, const void *metadata, size_t requested
 /* The adapter's way in a region: the runtime's allocation, then the log. */
 HIDDEN __attribute__((used)) void *profctl_types_alloc_logged(const void *metadata, size_t requested, size_t alignment_mask) {
     void *object = profctl_types_real_alloc_object(metadata, requested, alignment_mask);
-    if (types_on) log_object(object, metadata, requested);
+    if (types_on && tls.tracking) log_object(object, metadata, requested);
+    if (profctl_meter_types_on) meter_object(object, metadata, requested);
     return object;
 }
 
@@ -74,11 +75,15 @@ HIDDEN __attribute__((used)) void *profctl_types_alloc_logged(const void *metada
  * counting's adapters are (swift_runtime.c), because outside a region every instruction
  * here is added to each swift_allocObject: a test of the thread's tracking byte (set only
  * while a region is open and the thread is not excluded, as malloc reads it) and a jump to
- * the runtime's allocation, which returns to swift_allocObject's caller: 3 instructions
- * (compiled C must call the runtime and log after it, so it keeps a frame). Arguments
+ * the runtime's allocation, which returns to swift_allocObject's caller: 3 instructions,
+ * and 2 more for the flag of a meter capturing types (meters.c), which sends a thread in no
+ * region the same way (compiled C must call the runtime and log after it, so it keeps a
+ * frame). Arguments
  * arrive in %rdi, %rsi, %rdx and are left alone. */
 __attribute__((naked)) static void alloc_object_adapter(void) {
     __asm__ volatile("cmpb $0, %%fs:tls@tpoff+%c0\n\t"
+                     "jne 1f\n\t"
+                     "cmpl $0, profctl_meter_types_on(%%rip)\n\t"
                      "jne 1f\n\t"
                      "jmp *profctl_types_real_alloc_object(%%rip)\n"
                      "1:\n\t"
@@ -99,7 +104,21 @@ static int refuse(const char *why) {
     return -1;
 }
 
+static int install_locked(void);
+
+/* Two task meters may open at once in parallel tests, each installing: the second must
+ * find the first's install done, not the slots it already replaced (which it would take for
+ * another tool's and refuse for good). */
+static atomic_flag install_lock = ATOMIC_FLAG_INIT;
+
 int profctl_types_install(void) {
+    spin_lock(&install_lock);
+    int result = install_locked();
+    spin_unlock(&install_lock);
+    return result;
+}
+
+static int install_locked(void) {
     int state = atomic_load(&install_state);
     if (state != 0) return state > 0 ? 0 : -1;
 #if !defined(__x86_64__)

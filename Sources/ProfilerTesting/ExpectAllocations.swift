@@ -13,10 +13,10 @@ public func expectAllocations<T>(
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
 ) throws -> T {
     let limits = MemoryLimits(bytes: bytes, allocations: allocations, peakBytes: peakBytes, retainedBytes: retainedBytes)
-    let (value, figures) = try TaskMeter.measureOrReport(body) { error in
+    let (value, figures, sites) = try TaskMeter.measureOrReport(capturing: limits.capture, body) { error in
         Issue.record(Comment(rawValue: "block: \(error)"), sourceLocation: sourceLocation)
     }
-    if let figures { record(limits, figures, sourceLocation) }
+    if let figures { record(limits, figures, sites, sourceLocation) }
     return value
 }
 
@@ -28,17 +28,20 @@ public func expectAllocations<T: Sendable>(
     sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let limits = MemoryLimits(bytes: bytes, allocations: allocations, peakBytes: peakBytes, retainedBytes: retainedBytes)
-    let (value, figures) = try await TaskMeter.measureOrReport(body) { error in
+    let (value, figures, sites) = try await TaskMeter.measureOrReport(capturing: limits.capture, body) { error in
         Issue.record(Comment(rawValue: "block: \(error)"), sourceLocation: sourceLocation)
     }
-    if let figures { record(limits, figures, sourceLocation) }
+    if let figures { record(limits, figures, sites, sourceLocation) }
     return value
 }
 
-private func record(_ limits: MemoryLimits, _ figures: AllocationFigures, _ sourceLocation: SourceLocation) {
-    let violations = limits.violations(of: figures)
-    if !violations.isEmpty {
-        Issue.record(Comment(rawValue: limitMessage("block", violations: violations, figures: figures)),
-                     sourceLocation: sourceLocation)
+private func record(_ limits: MemoryLimits, _ figures: AllocationFigures, _ sites: [MeterSite],
+                    _ sourceLocation: SourceLocation) {
+    // The message is built unmetered: the block may sit inside a limited test.
+    let message = withoutMetering { () -> String? in
+        let violations = limits.violations(of: figures)
+        return violations.isEmpty ? nil : limitMessage("block", violations: violations, figures: figures, limits: limits,
+                                                       sites: sites)
     }
+    if let message { Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation) }
 }

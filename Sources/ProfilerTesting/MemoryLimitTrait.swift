@@ -68,7 +68,7 @@ func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLoc
     // Allocated outside the meter: storing a reading after each round allocates nothing.
     let lives = RoundReadings(rounds)
     defer { lives.buffer.deallocate() }
-    let (_, measured) = try await TaskMeter.measureOrReport({
+    let (_, measured, sites) = try await TaskMeter.measureOrReport(capturing: limits.capture, {
         for round in 0..<rounds {
             try await body()
             lives.buffer[round] = TaskMeter.sofar?.retainedBytes ?? 0
@@ -80,7 +80,8 @@ func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLoc
     TestFiguresDatabase.record(figures, limits: limits, sourceLocation: sourceLocation)
     let violations = limits.violations(of: figures, liveAfterRounds: limits.growthRounds == nil ? [] : Array(lives.buffer))
     if !violations.isEmpty {
-        Issue.record(Comment(rawValue: limitMessage(what, violations: violations, figures: figures)),
+        Issue.record(Comment(rawValue: limitMessage(what, violations: violations, figures: figures, limits: limits,
+                                                    sites: sites)),
                      sourceLocation: sourceLocation)
     }
 }
@@ -122,6 +123,21 @@ extension Trait where Self == MemoryLimitTrait {
     /// round passes, a leak in every round fails.
     public static func noGrowth(rounds: Int = 5, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
         MemoryLimitTrait(MemoryLimits(growthRounds: max(rounds, 2)), sourceLocation: sourceLocation)
+    }
+
+    /// Limits the objects of class `type` the test allocates (freed or not), counted where the
+    /// Swift runtime allocates them (swift_allocObject): objects the compiler keeps on the
+    /// stack are not allocations and do not count. A limit on another class adds to this one.
+    public static func objectLimit<T: AnyObject>(_ type: T.Type, count: UInt64,
+                                                 sourceLocation: SourceLocation = #_sourceLocation) -> Self {
+        MemoryLimitTrait(MemoryLimits(objects: [ObjectLimit(type, count: count)]), sourceLocation: sourceLocation)
+    }
+
+    /// Limits the Swift retains (ARC's reference-count increments, a retain of n counting n)
+    /// the test's task and its structured children make: not retained bytes, which
+    /// ``retainedLimit(bytes:sourceLocation:)`` limits.
+    public static func retainLimit(count: UInt64, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
+        MemoryLimitTrait(MemoryLimits(retains: count), sourceLocation: sourceLocation)
     }
 
     /// Drops the limits a suite set, for this test (or a nested suite).

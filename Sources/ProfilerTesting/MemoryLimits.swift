@@ -13,19 +13,44 @@ public struct MemoryLimits: Sendable, Equatable {
     /// Run the body this many times; live bytes after the last round must not exceed live
     /// bytes after the first (a cache filled once passes, a leak per round fails).
     public var growthRounds: Int?
+    /// Objects of a class allocated, one limit per class.
+    public var objects: [ObjectLimit]
+    /// Swift retains made (ARC traffic; not retained bytes).
+    public var retains: UInt64?
 
     public init(bytes: UInt64? = nil, allocations: UInt64? = nil, peakBytes: UInt64? = nil,
-                retainedBytes: UInt64? = nil, growthRounds: Int? = nil) {
+                retainedBytes: UInt64? = nil, growthRounds: Int? = nil, objects: [ObjectLimit] = [],
+                retains: UInt64? = nil) {
         self.bytes = bytes
         self.allocations = allocations
         self.peakBytes = peakBytes
         self.retainedBytes = retainedBytes
         self.growthRounds = growthRounds
+        self.objects = objects
+        self.retains = retains
     }
 
     /// No limit on anything: nothing is measured.
     public var isEmpty: Bool {
         bytes == nil && allocations == nil && peakBytes == nil && retainedBytes == nil && growthRounds == nil
+            && objects.isEmpty && retains == nil
+    }
+
+    /// What the meter must capture: sites always (a failure names them), types and ARC for
+    /// the limits on them.
+    var capture: MeterCapture {
+        var capture: MeterCapture = .sites
+        if !objects.isEmpty { capture.insert(.types) }
+        if retains != nil { capture.insert(.arc) }
+        return capture
+    }
+
+    /// Whether every figure over its limit is about what the test kept (retained bytes, leaks,
+    /// growth), not what it allocated: the failure then ranks sites by bytes still live.
+    func keptOnly(_ figures: AllocationFigures) -> Bool {
+        let over = { (measured: UInt64, limit: UInt64?) in limit.map { measured > $0 } ?? false }
+        return !over(figures.bytes, bytes) && !over(figures.allocations, allocations) && !over(figures.peakBytes, peakBytes)
+            && !over(figures.retains, retains) && !objects.contains { over($0.measured(in: figures), $0.count) }
     }
 
     /// These limits with `other`'s set figures in place of these: a test's own limit over
@@ -33,7 +58,9 @@ public struct MemoryLimits: Sendable, Equatable {
     public func overridden(by other: MemoryLimits) -> MemoryLimits {
         MemoryLimits(bytes: other.bytes ?? bytes, allocations: other.allocations ?? allocations,
                      peakBytes: other.peakBytes ?? peakBytes, retainedBytes: other.retainedBytes ?? retainedBytes,
-                     growthRounds: other.growthRounds ?? growthRounds)
+                     growthRounds: other.growthRounds ?? growthRounds,
+                     objects: objects.filter { mine in !other.objects.contains { $0.metadata == mine.metadata } } + other.objects,
+                     retains: other.retains ?? retains)
     }
 
     /// The lines naming each figure over its limit, with the measured figure and the limit
@@ -54,6 +81,10 @@ public struct MemoryLimits: Sendable, Equatable {
         } else {
             check("retained bytes", figures.retainedBytes, retainedBytes, " B")
         }
+        for limit in objects {
+            check("objects of \(limit.typeName)", limit.measured(in: figures), limit.count, "")
+        }
+        check("retains", figures.retains, retains, "")
         if let first = liveAfterRounds.first, let last = liveAfterRounds.last, last > first {
             let rounds = liveAfterRounds.map(String.init).joined(separator: ", ")
             lines.append("growth: live bytes after each of \(liveAfterRounds.count) rounds \(rounds): "
@@ -63,11 +94,22 @@ public struct MemoryLimits: Sendable, Equatable {
     }
 }
 
-/// The failure message of a limit: what was over, then every figure, then what a task meter
-/// does not see (docs/testing.md, "Exactness").
-func limitMessage(_ what: String, violations: [String], figures: AllocationFigures) -> String {
-    (["\(what) exceeded its memory limit:"] + violations.map { "  " + $0 }
-        + ["  measured: \(figures)",
-           "  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)"])
-        .joined(separator: "\n")
+/// The failure message of a limit: what was over, then every figure, the sites that allocated
+/// them and the types, then what a task meter does not see (docs/testing.md, "Exactness").
+func limitMessage(_ what: String, violations: [String], figures: AllocationFigures, limits: MemoryLimits = MemoryLimits(),
+                  sites: [MeterSite] = []) -> String {
+    var lines = ["\(what) exceeded its memory limit:"] + violations.map { "  " + $0 } + ["  measured: \(figures)"]
+    lines += MeterSite.lines(sites, byLiveBytes: limits.keptOnly(figures))
+    if !figures.objectTypes.isEmpty {
+        lines.append("  top types (by bytes allocated):")
+        lines += figures.objectTypes.prefix(MeterSite.shown).map {
+            "    \($0.objects) objects, \($0.bytes) B, \($0.liveObjects) still live: \($0.name)"
+        }
+    }
+    lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)")
+    if limits.retains != nil {
+        lines.append("  (retains are counted as they happen, on the task that makes them: one another task or thread makes "
+            + "on the test's objects is not the test's, and one made inside a profctl region is the region's)")
+    }
+    return lines.joined(separator: "\n")
 }

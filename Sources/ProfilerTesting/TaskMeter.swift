@@ -20,9 +20,18 @@ public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
     public var retainedBlocks: UInt64
     /// The highest number of its own requested bytes live at once while it ran.
     public var peakBytes: UInt64
+    /// Swift retains and releases its task tree made, when measured with a retain limit
+    /// (`.retainLimit(count:)`); 0 otherwise.
+    public var retains: UInt64
+    public var releases: UInt64
+    /// Swift objects it allocated (swift_allocObject), and per type, when measured with an
+    /// object limit (`.objectLimit(_:count:)`); 0 and empty otherwise.
+    public var objects: UInt64
+    public var objectTypes: [ObjectTypeFigures]
 
     public init(allocations: UInt64 = 0, bytes: UInt64 = 0, usableBytes: UInt64 = 0, frees: UInt64 = 0,
-                freedBytes: UInt64 = 0, retainedBytes: UInt64 = 0, retainedBlocks: UInt64 = 0, peakBytes: UInt64 = 0) {
+                freedBytes: UInt64 = 0, retainedBytes: UInt64 = 0, retainedBlocks: UInt64 = 0, peakBytes: UInt64 = 0,
+                retains: UInt64 = 0, releases: UInt64 = 0, objects: UInt64 = 0, objectTypes: [ObjectTypeFigures] = []) {
         self.allocations = allocations
         self.bytes = bytes
         self.usableBytes = usableBytes
@@ -31,17 +40,24 @@ public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
         self.retainedBytes = retainedBytes
         self.retainedBlocks = retainedBlocks
         self.peakBytes = peakBytes
+        self.retains = retains
+        self.releases = releases
+        self.objects = objects
+        self.objectTypes = objectTypes
     }
 
     init(_ r: profctl_meter_result) {
         self.init(allocations: r.allocations, bytes: r.requested_bytes, usableBytes: r.usable_bytes, frees: r.frees,
                   freedBytes: r.freed_requested_bytes, retainedBytes: r.live_requested_bytes,
-                  retainedBlocks: r.live_blocks, peakBytes: r.peak_requested_bytes)
+                  retainedBlocks: r.live_blocks, peakBytes: r.peak_requested_bytes, retains: r.retains,
+                  releases: r.releases, objects: r.objects)
     }
 
     public var description: String {
         "\(allocations) allocations, \(bytes) bytes allocated, peak \(peakBytes) bytes live, "
             + "\(retainedBytes) bytes retained in \(retainedBlocks) blocks"
+            + (objects > 0 ? ", \(objects) Swift objects" : "")
+            + (retains + releases > 0 ? ", \(retains) retains, \(releases) releases" : "")
     }
 }
 
@@ -56,6 +72,9 @@ public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
     /// The child task that ran the body returned nothing (cannot happen: a task group with
     /// one child yields its result).
     case noChildResult
+    /// Object or retain limits need the Swift runtime's hooks, which refused to install
+    /// (an unknown runtime, another tool's hooks): the reason.
+    case runtimeHooksRefused(String)
 
     public var description: String {
         switch self {
@@ -70,6 +89,9 @@ public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
                 + "run fewer measured tests in parallel (.serialized)"
         case .noChildResult:
             "the measured child task returned no result; please report this as a profctl bug"
+        case .runtimeHooksRefused(let why):
+            "cannot count Swift objects or retains: \(why); drop .objectLimit and .retainLimit on this "
+                + "toolchain, or limit bytes and allocations instead (docs/testing.md)"
         }
     }
 }
@@ -94,18 +116,35 @@ public enum TaskMeter {
         return profctl_meters_set_key(key) == 0
     }()
 
-    private static func open() throws(TaskMeterError) -> UInt64 {
+    private static func open(_ capture: MeterCapture = []) throws(TaskMeterError) -> UInt64 {
         guard keySet else { throw .noConcurrencyRuntime }
         guard profctl_hooks_active() != 0 else { throw .hooksInactive }
-        let id = profctl_meter_open(current)
+        // Bits, not an option-set literal: a literal builds an array, which the enclosing
+        // meter (a measure inside a measure) would count.
+        if capture.rawValue & (PROFCTL_METER_TYPES | PROFCTL_METER_ARC) != 0 {
+            guard profctl_arc_install() == 0 else { throw .runtimeHooksRefused(String(cString: profctl_arc_refusal())) }
+        }
+        if capture.contains(.types) {
+            guard profctl_types_install() == 0 else { throw .runtimeHooksRefused(String(cString: profctl_types_refusal())) }
+        }
+        let id = profctl_meter_open_capturing(current, capture.rawValue)
         guard id != 0 else { throw .tooManyMeters }
         return id
     }
 
-    private static func close(_ id: UInt64) -> AllocationFigures {
+    private static func close(_ id: UInt64) -> AllocationFigures { close(id, capturing: []).figures }
+
+    /// The figures, and what the meter captured read just before it closes (after the body
+    /// ended, outside the meter: the reading allocates). Types are named here.
+    private static func close(_ id: UInt64, capturing capture: MeterCapture) -> (figures: AllocationFigures, sites: [MeterSite]) {
+        var sites: [MeterSite] = [], types: [ObjectTypeFigures] = []
+        if capture.contains(.sites) { sites = withoutMetering { MeterSite.read(id) } }
+        if capture.contains(.types) { types = withoutMetering { ObjectTypeFigures.read(id) } }
         var result = profctl_meter_result()
         profctl_meter_close(id, &result)
-        return AllocationFigures(result)
+        var figures = AllocationFigures(result)
+        figures.objectTypes = types
+        return (figures, sites)
     }
 
     /// The figures of the meter the calling task runs in so far (nil outside one).
@@ -118,7 +157,8 @@ public enum TaskMeter {
     /// allocated and freed before this returns (on any thread) count as freed.
     public static func measure<T>(_ body: () throws -> T) throws -> (T, AllocationFigures) {
         let id = try open()
-        return try run(id, body)
+        let (value, figures, _) = try run(id, body)
+        return (value, figures)
     }
 
     /// Runs the measuring path once, unmeasured, the first time: the generic types it uses
@@ -127,7 +167,8 @@ public enum TaskMeter {
     /// retained) in whichever test measures first.
     static func warmUp() async {
         guard !warmed.exchange(true, ordering: .relaxed) else { return }
-        _ = try? await measure { () async throws -> Void in await Task.yield() }
+        _ = try? await measureOrReport(capturing: .sites, { () async throws -> Void in await Task.yield() },
+                                       unmeasurable: { _ in })
     }
 
     /// The async form: the body may suspend, hop threads and start child tasks. It runs in
@@ -138,36 +179,42 @@ public enum TaskMeter {
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> (T, AllocationFigures) {
         let id = try open()
-        return try await run(id, body)
+        let (value, figures, _) = try await run(id, body)
+        return (value, figures)
     }
 
     /// `body` measured, or run unmeasured after `unmeasurable` is told why (the limits'
     /// way: they record an issue, and the body's own errors pass through untouched).
+    /// With `capture`, the meter also names what it captured: the sites come back with the
+    /// figures (symbolized only if a limit fails), the types in them.
     static func measureOrReport<T>(
-        _ body: () throws -> T, unmeasurable: (TaskMeterError) -> Void
-    ) throws -> (T, AllocationFigures?) {
+        capturing capture: MeterCapture = [], _ body: () throws -> T, unmeasurable: (TaskMeterError) -> Void
+    ) throws -> (T, AllocationFigures?, [MeterSite]) {
         let id: UInt64
-        do { id = try open() } catch {
+        do { id = try open(capture) } catch {
             unmeasurable(error)
-            return (try body(), nil)
+            return (try body(), nil, [])
         }
-        let (value, figures) = try run(id, body)
-        return (value, figures)
+        let (value, figures, sites) = try run(id, capturing: capture, body)
+        return (value, figures, sites)
     }
 
-    static func measureOrReport<T: Sendable>(
-        _ body: @escaping @Sendable () async throws -> T, unmeasurable: (TaskMeterError) -> Void
-    ) async throws -> (T, AllocationFigures?) {
+    package static func measureOrReport<T: Sendable>(
+        capturing capture: MeterCapture = [], _ body: @escaping @Sendable () async throws -> T,
+        unmeasurable: (TaskMeterError) -> Void
+    ) async throws -> (T, AllocationFigures?, [MeterSite]) {
         let id: UInt64
-        do { id = try open() } catch {
+        do { id = try open(capture) } catch {
             unmeasurable(error)
-            return (try await body(), nil)
+            return (try await body(), nil, [])
         }
-        let (value, figures) = try await run(id, body)
-        return (value, figures)
+        let (value, figures, sites) = try await run(id, capturing: capture, body)
+        return (value, figures, sites)
     }
 
-    private static func run<T>(_ id: UInt64, _ body: () throws -> T) throws -> (T, AllocationFigures) {
+    private static func run<T>(
+        _ id: UInt64, capturing capture: MeterCapture = [], _ body: () throws -> T
+    ) throws -> (T, AllocationFigures, [MeterSite]) {
         let value: T
         do {
             value = try $current.withValue(id) { try body() }
@@ -175,15 +222,16 @@ public enum TaskMeter {
             _ = close(id)
             throw error
         }
-        return (value, close(id))
+        let (figures, sites) = close(id, capturing: capture)
+        return (value, figures, sites)
     }
 
     /// The child task is created outside the meter (its task object is the caller's) and
     /// binds the meter itself; everything it owns is freed when it ends, before the meter
     /// closes.
     private static func run<T: Sendable>(
-        _ id: UInt64, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> (T, AllocationFigures) {
+        _ id: UInt64, capturing capture: MeterCapture = [], _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> (T, AllocationFigures, [MeterSite]) {
         let value: T
         do {
             value = try await withThrowingTaskGroup(of: T.self) { group in
@@ -195,6 +243,7 @@ public enum TaskMeter {
             _ = close(id)
             throw error
         }
-        return (value, close(id))
+        let (figures, sites) = close(id, capturing: capture)
+        return (value, figures, sites)
     }
 }

@@ -10,7 +10,8 @@ enum HookLoop {
     /// The ways of calling malloc, from bare glibc to the hooks inside a region.
     static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro",
                         "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window",
-                        "arc-witness-unhooked", "arc-witness", "types-flag", "types-flag-region", "types-outside", "types-region"]
+                        "arc-witness-unhooked", "arc-witness", "types-flag", "types-flag-region", "types-outside", "types-region",
+                        "meter", "meter-sites", "meter-arc"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -79,6 +80,19 @@ enum HookLoop {
             ARCCounting.disable()
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }
+        case "meter", "meter-sites", "meter-arc":
+            // In a task meter (ProfilerTesting's traits, docs/testing.md "Cost"): malloc/free
+            // pairs counted, with each allocation's stack captured too, or retain/release
+            // pairs with ARC counted per task (SIZE ignored).
+            try BenchMeter.run(capture: mode == "meter-sites" ? PROFCTL_METER_SITES : mode == "meter-arc" ? PROFCTL_METER_ARC : 0) {
+                if mode == "meter-arc" {
+                    let object = ARCLoopObject()
+                    _ = bench_retain_release_pairs(Unmanaged.passUnretained(object).toOpaque(), pairs)
+                    withExtendedLifetime(object) {}
+                } else {
+                    _ = bench_malloc_free_pairs(1, pairs, size)
+                }
+            }
         default:
             throw BenchError.usage("unknown hook-loop mode '\(mode)'; valid modes: \(modes.joined(separator: ", "))")
         }
@@ -107,3 +121,20 @@ func allocateObjects(_ count: UInt64) {
 
 @inline(never)
 func consumeObject(_ object: TypesLoopObject) { object.value &+= 1 }
+
+/// A task meter opened through the hooks' C API, as ProfilerTesting's TaskMeter opens one
+/// (the bench does not link ProfilerTesting): bound in a task-local value of its own.
+enum BenchMeter {
+    @TaskLocal static var id: UInt64 = 0
+
+    static func run(capture: UInt32, _ body: () -> Void) throws {
+        guard profctl_meters_set_key(UnsafeRawPointer(Unmanaged.passUnretained($id).toOpaque())) == 0 else {
+            throw BenchError.usage("the concurrency runtime is not loaded: no task meters")
+        }
+        let meter = profctl_meter_open_capturing(0, capture)
+        guard meter != 0 else { throw BenchError.usage("could not open a task meter (hooks inactive, or ARC hooks refused)") }
+        $id.withValue(meter) { body() }
+        var result = profctl_meter_result()
+        profctl_meter_close(meter, &result)
+    }
+}

@@ -42,7 +42,7 @@ import Testing
     @Test func everyTraitIsDocumented() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/testing.md"), encoding: .utf8)
         for name in [".allocationLimit(", ".peakLimit(", ".retainedLimit(", ".noLeaks", ".noGrowth(", ".noMemoryLimits",
-                     "expectAllocations", "TaskMeter.measure"] {
+                     ".objectLimit(", ".retainLimit(", "expectAllocations", "TaskMeter.measure"] {
             #expect(doc.contains(name), "docs/testing.md does not mention \(name)")
         }
     }

@@ -42,7 +42,50 @@ typedef struct profctl_meter_result {
     uint64_t live_blocks;
     /// The highest live_requested_bytes reached at any moment while it was open.
     uint64_t peak_requested_bytes;
+    /// With PROFCTL_METER_ARC: Swift retains and releases its task tree made (a retain_n of
+    /// n counts n). With PROFCTL_METER_TYPES: Swift objects it allocated (swift_allocObject).
+    uint64_t retains;
+    uint64_t releases;
+    uint64_t objects;
 } profctl_meter_result;
+
+/// What a meter captures beyond its figures (profctl_meter_open_capturing), each only while
+/// a meter that asks for it is open. PROFCTL_METER_SITES: the call stack of each of its
+/// allocations, summed per stack. PROFCTL_METER_TYPES: the type of each Swift object it
+/// allocates (needs profctl_types_install). PROFCTL_METER_ARC: its retains and releases
+/// (needs profctl_arc_install). TYPES and ARC set the runtime's instrumentation flag while
+/// such a meter is open, so that every thread's retains and object allocations call the hooks.
+#define PROFCTL_METER_SITES 1u
+#define PROFCTL_METER_TYPES 2u
+#define PROFCTL_METER_ARC 4u
+
+/// Stacks, and types, a meter tells apart; more are summed in one entry of stack (or
+/// metadata) 0, which also holds allocations whose stack could not be stored.
+#define PROFCTL_METER_MAX_SITES 255
+#define PROFCTL_METER_MAX_TYPES 127
+/// Frames captured per allocation for PROFCTL_METER_SITES: the hooks' own 4 or 5, and enough
+/// above them to pass the Swift runtime's metadata instantiation (20 frames) to the caller.
+#define PROFCTL_METER_SITE_DEPTH 48
+
+/// One call stack's share of a meter (its frames: profctl_sites_stack).
+typedef struct profctl_meter_site {
+    uint32_t stack_id;
+    uint32_t unused;
+    uint64_t allocations;
+    uint64_t requested_bytes;
+    /// Of those, still live now.
+    uint64_t live_requested_bytes;
+    uint64_t live_blocks;
+} profctl_meter_site;
+
+/// One Swift type's share of a meter: objects swift_allocObject made with this metadata.
+typedef struct profctl_meter_type {
+    uintptr_t metadata;
+    uint64_t objects;
+    uint64_t requested_bytes;
+    /// Of those, still live now (0 counted for an object whose block the meter could not keep).
+    uint64_t live_objects;
+} profctl_meter_type;
 
 /// Meters open at once, at most.
 #define PROFCTL_MAX_METERS 1024
@@ -56,6 +99,16 @@ int profctl_meters_set_key(const void *key);
 /// returns its id (never 0), which the caller binds in the task-local value; 0 when no key
 /// was set, the hooks are inactive or PROFCTL_MAX_METERS meters are open.
 uint64_t profctl_meter_open(uint64_t parent);
+
+/// profctl_meter_open, capturing `what` (PROFCTL_METER_SITES | ..._TYPES | ..._ARC) too.
+/// Returns 0 as profctl_meter_open does, and when TYPES or ARC is asked and the runtime's
+/// hooks are not installed (profctl_types_install, profctl_arc_install).
+uint64_t profctl_meter_open_capturing(uint64_t parent, uint32_t what);
+
+/// Copies open meter `id`'s sites (or types) into out, at most `capacity`; returns how many
+/// it has, or -1 when it is not open or captures none.
+int profctl_meter_sites(uint64_t id, profctl_meter_site *out, uint32_t capacity);
+int profctl_meter_types(uint64_t id, profctl_meter_type *out, uint32_t capacity);
 
 /// The figures of open meter `id` so far. Returns 0, or -1 when it is not open.
 int profctl_meter_read(uint64_t id, profctl_meter_result *result);

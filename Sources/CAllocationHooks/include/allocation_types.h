@@ -7,8 +7,10 @@
  * instrumentation flag set (ARC counting, allocation_arc.h) it calls through the exported
  * pointer _swift_allocObject, which the hooks point at their own function. That function
  * logs (object, metadata, requested bytes, region) only while a region is open on the
- * thread and types are on; outside a region it adds 16 instructions to swift_allocObject
- * (3 its own, 13 the runtime's inlining lost while the pointer is not its own function),
+ * thread and types are on (or a task meter counting objects is open, meters.c); outside
+ * a region it adds 18 instructions to swift_allocObject (5 its own: 16 measured before the
+ * meters' test of 2 was added; 13 the runtime's inlining lost while the pointer is not its
+ * own function),
  * and nothing to malloc, free, retain or release. Names are resolved
  * by the Swift side, once per metadata, after regions close. None of it allocates:
  * the log comes from mmap.

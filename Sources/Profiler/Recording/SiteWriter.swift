@@ -39,7 +39,7 @@ package enum SiteWriter {
     }
 
     /// The hooks' stacks as frames, innermost first, the hooks' own frames dropped.
-    static func symbolizedStacks(_ ids: Set<UInt32>) -> [UInt32: SiteStack] {
+    package static func symbolizedStacks(_ ids: Set<UInt32>) -> [UInt32: SiteStack] {
         var raw: [UInt32: [UInt]] = [:]
         var buffer = [UInt](repeating: 0, count: SiteCapture.maximumDepth)
         for id in ids where id != 0 && id != SiteCapture.untrackedStackID {

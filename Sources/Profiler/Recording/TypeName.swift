@@ -5,7 +5,7 @@
 /// tasks. Only ever called with metadata the runtime handed over (never with a word read
 /// from a block), after the region closed: the first name of a type costs microseconds and
 /// allocates.
-enum TypeName {
+package enum TypeName {
     /// The runtime's metadata kinds of heap objects (swift/ABI/MetadataKind.def).
     private static let classKind: UInt = 0
     private static let lastEnumeratedKind: UInt = 0x7FF
@@ -15,7 +15,7 @@ enum TypeName {
     private static let taskKind: UInt = 0x502
     private static let jobKind: UInt = 0x503
 
-    static func resolve(metadata: UInt) -> String {
+    package static func resolve(metadata: UInt) -> String {
         guard let pointer = UnsafeRawPointer(bitPattern: metadata) else { return "(object without metadata)" }
         let kind = pointer.load(as: UInt.self)
         switch kind {

@@ -37,6 +37,19 @@ struct InventoryTests {
     }
     static let cache = LabelCache()
 
+    @Test(.objectLimit(Receipt.self, count: 1))
+    func oneReceiptPerSale() {
+        let receipt = Receipt(lines: [3, 4, 5])
+        #expect(receipt.total == 12)
+    }
+
+    @Test(.retainLimit(count: 2_000))
+    func totallingRetainsLittle() {
+        let inventory = Inventory()
+        for sku in 1...10 { inventory.add(Item(sku: sku, count: sku)) }
+        #expect(inventory.total == 55)
+    }
+
     @Test(.noMemoryLimits)
     func unlimited() {
         let big = [UInt8](repeating: 0, count: 1 << 20)
@@ -69,5 +82,11 @@ struct OverLimit {
     @Test(.noGrowth(rounds: 3))
     func anAuditLogThatKeepsEverything() {
         for n in 1...5 { AuditLog.shared.record("event \(n)") }
+    }
+
+    @Test(.objectLimit(Receipt.self, count: 10))
+    func aReceiptPerLine() {
+        let receipts = (1...100).map { Receipt(lines: [$0]) }
+        #expect(receipts.count == 100)
     }
 }

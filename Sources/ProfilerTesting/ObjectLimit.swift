@@ -1,0 +1,20 @@
+/// A limit on the Swift objects of one class a test allocates (`.objectLimit(T.self, count:)`).
+public struct ObjectLimit: Sendable, Equatable {
+    /// The class, as its metadata address: what swift_allocObject receives for its objects.
+    let metadata: UInt
+    /// Its name in failure messages (`Inventory.Receipt`).
+    public let typeName: String
+    /// Objects allocated at most (freed or not).
+    public var count: UInt64
+
+    public init<T: AnyObject>(_ type: T.Type, count: UInt64) {
+        metadata = UInt(bitPattern: ObjectIdentifier(type))
+        typeName = String(reflecting: type)
+        self.count = count
+    }
+
+    /// The objects of this class in `figures`.
+    func measured(in figures: AllocationFigures) -> UInt64 {
+        figures.objectTypes.first { $0.metadata == metadata }?.objects ?? 0
+    }
+}
