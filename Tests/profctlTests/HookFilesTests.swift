@@ -12,7 +12,7 @@ struct HookFilesTests {
     static let layers: [String: Int] = [
         "platform_glibc.c": 0,
         "accounting.c": 1, "regions.c": 1, "windows.c": 1, "swift_runtime.c": 1, "types.c": 1, "meter_scopes.c": 1,
-        "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2,
+        "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2, "peaks.c": 2,
         "lifetimes.c": 3, "sites.c": 3, "meters.c": 3,
     ]
 
