@@ -103,6 +103,7 @@ struct PeakTests {
                 freer.free(first)
                 return address(malloc(500))
             }
+            freer.finish()
             m.value.freeBlock()
             return m.allocations
         }
@@ -125,6 +126,7 @@ struct PeakTests {
                 freer.free(first)
                 return (second, address(malloc(50_000)))
             }
+            freer.finish()
             window.value.0.freeBlock()
             window.value.1.freeBlock()
             let a = window.allocations
@@ -142,20 +144,29 @@ extension UInt {
     fileprivate func freeBlock() { free(UnsafeMutableRawPointer(bitPattern: self)) }
 }
 
-/// A thread, started before anything is measured (starting one allocates), that frees the
-/// one block it is handed while the caller waits, and ends.
+/// A thread, started before anything is measured, that frees the one block it is handed
+/// while the caller waits. Starting and ending a thread allocate and free on it: init
+/// returns once it is parked, and it ends only when told to (`finish`), so neither lands
+/// in a window measured in between.
 private final class Freer: @unchecked Sendable {
     private let handed = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
     private var block: UInt = 0
 
     init() {
+        let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            ready.signal()
             handed.wait()
             block.freeBlock()
             done.signal()
+            handed.wait()
         }
         thread.start()
+        ready.wait()
     }
+
+    /// Lets the thread end.
+    func finish() { handed.signal() }
 
     /// Frees `block` on the freer's thread and returns when it is freed. Once.
     func free(_ block: UInt) {
