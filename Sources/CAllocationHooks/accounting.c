@@ -29,7 +29,11 @@ static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, ui
     tls.n.c.attributed_requested += requested;
     SEPARATE();
     tls.n.c.attributed_usable += usable;
-    if (tls.depth) lifetimes_allocated(tls.life, requested, usable);
+    if (tls.depth) {
+        lifetimes_allocated(tls.life, requested, usable);
+        tls.top_live += requested;
+    }
+    if (window) window_allocated_peak(requested);
     settle_live(t);
     own_insert(t, (uintptr_t)p, requested, usable, (tls.scope_id & SCOPE_MASK) | (window << SCOPE_BITS));
     open_room(t);
@@ -45,6 +49,7 @@ static ALWAYS_INLINE void credit_freer(counters *n, bool shared, const entry *e,
     uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
     if (UNLIKELY(window != 0)) {
         if ((e->tag >> SCOPE_BITS) == window) {
+            window_freed_peak(e->requested);
             ADD(n, shared, c.window_reclaimed_requested, e->requested);
             ADD(n, shared, c.window_reclaimed_usable, e->usable);
         } else {
@@ -76,10 +81,12 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
         uint32_t j = found ? holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK) : 0;
         if (j) {
             if (j == tls.depth) {
+                own_freed_peak(e.requested);
                 tls.top_reclaimed_requested += e.requested;
                 tls.top_reclaimed_usable += e.usable;
                 tls.top_temporaries += 1;
             } else {
+                peaks_outer_freed(j, e.requested);
                 tls.reclaimed_requested[j] += e.requested;
                 tls.reclaimed_usable[j] += e.usable;
                 tls.temporaries[j] += 1;

@@ -31,6 +31,7 @@ static inline bool sites_fast(void) {
  * Anything else is track_slow's, out of line. */
 static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
     lifetimes_allocated(tls.life, requested, usable); /* tracking: a region is open */
+    tls.top_live += requested; /* its peak compares at the frees (peaks.c) */
     /* Takes one from the room; at 0 it wraps, and track_slow gives it back. */
     if (UNLIKELY(__builtin_sub_overflow(tls.room, (uint64_t)1, &tls.room))) return track_slow(p, requested, usable);
     uintptr_t a = (uintptr_t)p;
@@ -82,6 +83,7 @@ static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
+        own_freed_peak(requested);
         tls.top_reclaimed_requested += requested;
         SEPARATE();
         tls.top_reclaimed_usable += usable;

@@ -15,6 +15,7 @@
  *        |
  *        v
  *   registry.c         threads joining and leaving, process-wide sums
+ *   peaks.c            the peaks of regions and the window
  *   tracked_table.c    the tables of tracked blocks (the inline half is below)
  *   modes.c            the flags every call reads (`hot`), the benchmark's modes
  *   fork.c             the fork handler
@@ -145,6 +146,12 @@ typedef struct thread_state {
     /* How many of those blocks (the region's temporaries; their requested bytes are
      * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
     uint64_t top_temporaries;
+    /* The innermost open region's live requested bytes as its thread sees them (its own
+     * allocations less its own blocks freed on this thread: other threads' frees of them
+     * count at its close), and the highest of them just before one of those frees since the
+     * last fold (peaks.c). Live bytes only fall at a free, so the highest point is the value
+     * before some free or at the close: the allocation adds one figure and compares nothing. */
+    uint64_t top_live, top_peak;
     /* Allocations counted while excluded (regions derive what they attributed from these:
      * everything counted while they were open, less the excluded stretches): the totals
      * of closed stretches, and the counts when the open one began. */
@@ -163,6 +170,11 @@ typedef struct thread_state {
      * general path also credits releasable and tracked frees, so a region subtracts these. */
     uint64_t general_reclaimed_requested[MAX_DEPTH + 1];
     uint64_t general_reclaimed_usable[MAX_DEPTH + 1];
+    /* Regions below the innermost, by depth: their peak so far, and how many live bytes
+     * they hold beyond the innermost's (top_live), which only their own frees change while
+     * a region above them is open (peaks.c). */
+    uint64_t peak[MAX_DEPTH + 1];
+    uint64_t live_beyond_top[MAX_DEPTH + 1];
 } thread_state;
 
 /* registry.c's. */
@@ -353,6 +365,31 @@ static ALWAYS_INLINE void own_remove_at(table *t, uint64_t i) {
 
 /* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
 static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* ---- peaks.c: the highest live bytes of regions and the window ---- */
+
+/* A free of the innermost region's own block on its thread (the fast free, and the general
+ * path's): the live bytes before it may be the highest point. A compare, a conditional
+ * store and a subtraction, in registers the fast free already uses. */
+static ALWAYS_INLINE void own_freed_peak(uint64_t requested) {
+    uint64_t live = tls.top_live;
+    if (live > tls.top_peak) tls.top_peak = live;
+    tls.top_live = live - requested;
+}
+/* Called with the thread BUSY, before tls.depth changes: a region opens above the current
+ * innermost (or the first one); the innermost closes, returning its peak. */
+HIDDEN void peaks_region_opening(void);
+HIDDEN uint64_t peaks_region_closing(void);
+/* The general path freed a block that open regions 1..depth hold, not the innermost. */
+HIDDEN void peaks_outer_freed(uint32_t depth, uint64_t requested);
+/* The window's live requested bytes, on every thread (the general path, while it is open). */
+extern HIDDEN _Atomic int64_t window_live;
+static inline void window_allocated_peak(uint64_t requested) {
+    atomic_fetch_add_explicit(&window_live, (int64_t)requested, memory_order_relaxed);
+}
+HIDDEN void window_freed_peak(uint64_t requested);
+HIDDEN void peaks_window_opening(void);
+HIDDEN uint64_t peaks_window_closing(void);
 
 /* ---- accounting.c: the general path ---- */
 

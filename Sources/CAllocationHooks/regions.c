@@ -43,6 +43,7 @@ int profctl_region_begin(profctl_region *r) {
     uint64_t id;
     do { id = atomic_fetch_add(&next_scope_id, 1) & SCOPE_MASK; } while (id == 0);
     uint32_t k = tls.depth + 1;
+    peaks_region_opening();
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
     r->slot = (uint32_t)(t - tables);
@@ -82,6 +83,7 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     settle_live(t);
     purge(t);
     uint32_t k = r->depth;
+    out->peak_requested_bytes = peaks_region_closing();
     /* Its own blocks freed on this thread (fast and general), and the general path's share. */
     uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
     uint64_t own_temporaries = tls.top_temporaries;

@@ -22,6 +22,7 @@ int profctl_window_begin(profctl_window *w) {
     counters now;
     sum_counters(&now);
     w->start = now.c;
+    peaks_window_opening();
     atomic_store(&hot.window, epoch);
     update_fast();
     return 0;
@@ -33,6 +34,7 @@ void profctl_window_end(profctl_window *w, profctl_region_result *out) {
     if (atomic_load(&hot.window) != w->epoch) return;
     atomic_store(&hot.window, 0);
     update_fast();
+    out->peak_requested_bytes = peaks_window_closing();
     counters sum;
     sum_counters(&sum);
     const profctl_snapshot now = sum.c, *then = &w->start;

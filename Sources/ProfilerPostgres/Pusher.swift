@@ -26,7 +26,7 @@ package enum Pusher {
 
     /// The store's events columns, in the order push writes them.
     static let storeEventColumns = ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes",
-                                    "usable_extra_bytes", "duration_ns", "at_us", "retains", "releases"]
+                                    "usable_extra_bytes", "duration_ns", "at_us", "retains", "releases", "peak_requested_bytes"]
 
     /// Pushes the runs of `local` (complete ones, or every one with `includeIncomplete`).
     /// `progress` hears one line per run.
@@ -197,7 +197,8 @@ package enum Pusher {
             throw PushError.inconsistentRun(runID: runID, detail: "\(localIDs.count) event series, \(storeIDs.count) added to the store")
         }
         let events = try local.prepare("""
-            SELECT seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us, retains, releases
+            SELECT seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us, retains, releases,
+                   peak_requested_bytes
             FROM events WHERE series_id = ? ORDER BY seq
             """)
         var next = 0

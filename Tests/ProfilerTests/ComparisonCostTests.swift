@@ -50,7 +50,8 @@ struct ComparisonCostTests {
         let report = try Self.report("decoders", measure: .requested, in: temp.path)
         let columns = report.table.columns
         let retained = try #require(columns.firstIndex(of: "bytes_per_instance"))
-        #expect(Array(columns[retained...].prefix(3)) == ["bytes_per_instance", "allocations_per_instance", "temporary_bytes_per_instance"])
+        #expect(Array(columns[retained...].prefix(4)) == ["bytes_per_instance", "peak_bytes_per_instance", "allocations_per_instance",
+                                                          "temporary_bytes_per_instance"])
         let rows = Self.rows(report)
         let direct = try #require(rows["Direct/eager"]), copied = try #require(rows["Copied/eager"])
         #expect(direct["bytes_per_instance"] == copied["bytes_per_instance"], "both keep one Record and its 256 bytes")
@@ -66,6 +67,32 @@ struct ComparisonCostTests {
             WHERE component = 'Copied' AND kind IN ('create', 'realize')
             """)?.double
         #expect(viewed == 1056)
+    }
+
+    /// Direct frees nothing while it builds: its peak is what it keeps. Copied holds the
+    /// scratch (1,056 bytes) beside the copy it keeps: its peak is that much above what it
+    /// keeps, the same figure stored per event, summed in rollups and gated by check.
+    @Test("peak bytes per instance: what building held at most, beside what it keeps")
+    func peakBesideRetained() throws {
+        let temp = try TemporaryDatabase()
+        try recordOnOwnThread(Self.decoders, database: temp.path, options: RecordOptions(instances: 50))
+        let rows = Self.rows(try Self.report("decoders", measure: .requested, in: temp.path))
+        let direct = try #require(rows["Direct/eager"]), copied = try #require(rows["Copied/eager"])
+        let kept = try #require(direct["bytes_per_instance"]?.double)
+        #expect(direct["peak_bytes_per_instance"]?.double == kept)
+        #expect(copied["peak_bytes_per_instance"]?.double == kept + 1056)
+        let db = try ProfileStore.openForReading(path: temp.path)
+        for (component, peak) in [("Direct", Int64(kept)), ("Copied", Int64(kept) + 1056)] {
+            let events = try db.rows("""
+                SELECT min(peak_requested_bytes), max(peak_requested_bytes) FROM event_log
+                WHERE kind = 'create' AND component = ?
+                """, [.text(component)])
+            #expect(events.first?.map(\.int64) == [peak, peak], "\(component): every create event's peak")
+            #expect(try db.scalar("SELECT peak_requested_bytes FROM rollups WHERE component = ?", [.text(component)])?.int64 == peak * 50)
+        }
+        for row in Self.rows(try Self.report("decoders", measure: .usable, in: temp.path)).values {
+            #expect(row["peak_bytes_per_instance"] == .null)
+        }
     }
 
     @Test("the page draws the difference: allocations and temporary bytes per instance as charts beside bytes per instance")

@@ -66,23 +66,27 @@ struct MigratorTests {
         }
         // Version 14 adds ARC traffic at the end of the views that carry events or
         // per-instance figures: NULL ("not counted") in every run recorded before.
-        // Version 17 adds allocations and temporary bytes per instance after them.
+        // Version 17 adds allocations and temporary bytes per instance after them, version
+        // 18 the peak per event and per instance last.
         let arcColumns: [String: [String]] = [
-            "event_log": ["retains", "releases"], "event_rows": ["retains", "releases"], "step_summary": ["retains", "releases"],
-            "savings_by_measure": ["retains_per_instance", "releases_per_instance", "allocations_per_instance", "temporary_bytes_per_instance"],
+            "event_log": ["retains", "releases", "peak_requested_bytes"], "event_rows": ["retains", "releases", "peak_requested_bytes"],
+            "step_summary": ["retains", "releases"],
+            "savings_by_measure": ["retains_per_instance", "releases_per_instance", "allocations_per_instance", "temporary_bytes_per_instance",
+                                   "peak_bytes_per_instance"],
             "savings": ["retains_per_instance", "releases_per_instance"],
             "savings_usable": ["retains_per_instance", "releases_per_instance"],
         ]
         for (index, view) in views.enumerated() { expected[index] += (arcColumns[view] ?? []).map { [.text($0)] } }
         #expect(try views.map(columns) == expected, "every view keeps its columns")
         let eventsAfter = try db.rows("SELECT * FROM event_log ORDER BY run_id, seq")
-        #expect(eventsAfter.map { Array($0.dropLast(2)) } == eventsBefore)
-        #expect(eventsAfter.allSatisfy { $0.suffix(2).allSatisfy { $0 == .null } }, "runs recorded before count no retains: NULL, never 0")
+        #expect(eventsAfter.map { Array($0.dropLast(3)) } == eventsBefore)
+        #expect(eventsAfter.allSatisfy { $0.suffix(3).allSatisfy { $0 == .null } },
+                "runs recorded before count no retains and measured no peak: NULL, never 0")
         let savingsAfter = try db.rows("SELECT * FROM savings_by_measure ORDER BY run_id, bytes_measure, ordinal")
         #expect(savingsAfter.map { Array($0.prefix(savingsBefore.first?.count ?? 0)) } == savingsBefore)
-        #expect(!savingsAfter.isEmpty && savingsAfter.allSatisfy { Array($0.suffix(4).prefix(2)).allSatisfy { $0 == .null } })
-        // The schema-v1 file has no lifetimes: no temporaries rather than made-up ones.
-        #expect(savingsAfter.allSatisfy { $0.last == .null })
+        #expect(!savingsAfter.isEmpty && savingsAfter.allSatisfy { Array($0.suffix(5).prefix(2)).allSatisfy { $0 == .null } })
+        // The schema-v1 file has no lifetimes and no peaks: none rather than made-up ones.
+        #expect(savingsAfter.allSatisfy { $0.suffix(2).allSatisfy { $0 == .null } })
         #expect(try db.scalar("SELECT count(*) FROM events")?.int64 == Int64(eventsBefore.count))
         #expect(try db.scalar("SELECT count(*) FROM event_series WHERE series_id NOT IN (SELECT series_id FROM events)")?.int64 == 0)
         #expect(try db.scalar("PRAGMA foreign_key_check") == nil)

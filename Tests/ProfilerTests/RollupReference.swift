@@ -29,7 +29,8 @@ enum RollupReference {
                    SUM(CASE WHEN e.kind_id = 5 THEN -e.requested_bytes ELSE 0 END) AS released_requested,
                    SUM(CASE WHEN e.kind_id = 5 THEN -e.usable_bytes ELSE 0 END) AS released_usable,
                    SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.retains END) AS retains,
-                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.releases END) AS releases
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.releases END) AS releases,
+                   SUM(CASE WHEN e.kind_id IN (0, 1) THEN e.peak_requested_bytes ELSE 0 END) AS peak
             FROM event_rows e
             WHERE e.run_key = ?1
             GROUP BY e.subject_id, e.repeat, e.instance
@@ -39,7 +40,7 @@ enum RollupReference {
                SUM(p.created) / COUNT(DISTINCT p.repeat), COUNT(DISTINCT p.repeat), SUM(p.allocations),
                SUM(p.requested), SUM(p.usable),
                MIN(p.requested), MAX(p.requested), MIN(p.usable), MAX(p.usable),
-               SUM(p.released_requested), SUM(p.released_usable), SUM(p.retains), SUM(p.releases)
+               SUM(p.released_requested), SUM(p.released_usable), SUM(p.retains), SUM(p.releases), SUM(p.peak)
         FROM per_instance p
         JOIN subjects s ON s.subject_id = p.subject_id
         GROUP BY p.subject_id

@@ -33,7 +33,7 @@ struct ComparisonReportProcessTests {
         #expect(page.status == 0, "\(page.stderr)")
         let html = try String(contentsOf: folder.url.appendingPathComponent("r.html"), encoding: .utf8)
         let columns = Self.headers(html)
-        #expect(columns == ["component", "strategy", "instances", "bytes_per_instance", "allocations_per_instance",
+        #expect(columns == ["component", "strategy", "instances", "bytes_per_instance", "peak_bytes_per_instance", "allocations_per_instance",
                             "temporary_bytes_per_instance", "baseline_strategy", "saved_bytes", "savings_pct",
                             "retains_per_instance", "releases_per_instance"], "\(columns)")
         let titles = Self.chartTitles(html)
@@ -60,7 +60,7 @@ struct ComparisonReportProcessTests {
         #expect(try ProfctlProcess.run(executable: OwnComponentsExample.binary, ["--db", "c.sqlite", "--instances", "20", "--quiet"],
                                        in: folder.url).status == 0)
         let csv = try ProfctlProcess.run(["report", "--db", "c.sqlite", "--format", "csv"], in: folder.url)
-        #expect(csv.stdout.hasPrefix("component,strategy,instances,bytes_per_instance,allocations_per_instance,temporary_bytes_per_instance,"
+        #expect(csv.stdout.hasPrefix("component,strategy,instances,bytes_per_instance,peak_bytes_per_instance,allocations_per_instance,temporary_bytes_per_instance,"
                                      + "baseline_strategy,saved_bytes,savings_pct,break_even_pct,retains_per_instance,releases_per_instance\r\n"),
                 "\(csv.stdout)")
     }

@@ -14,7 +14,7 @@ struct HookFilesTests {
         // runtime's hooks (swift_runtime.c, types.c) on: an entry point above them.
         "platform_glibc.c": 0, "meter_scopes.c": 0,
         "accounting.c": 1, "regions.c": 1, "windows.c": 1, "swift_runtime.c": 1, "types.c": 1,
-        "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2,
+        "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2, "peaks.c": 2,
         "lifetimes.c": 3, "meters.c": 3,
         // Below meters.c, which names a capturing meter's sites with its stacks.
         "sites.c": 4,

@@ -53,7 +53,7 @@ struct MultiRunCSVTests {
         let recorded = try ProfctlProcess.run(["record", "lazy-container", "--instances", "20", "--quiet"], in: folder.url)
         try #require(recorded.status == 0, "\(recorded.stderr)")
         let report = try ProfctlProcess.run(["report", "--format", "csv"], in: folder.url)
-        #expect(report.stdout.hasPrefix("component,strategy,instances,bytes_per_instance,allocations_per_instance,temporary_bytes_per_instance,"
+        #expect(report.stdout.hasPrefix("component,strategy,instances,bytes_per_instance,peak_bytes_per_instance,allocations_per_instance,temporary_bytes_per_instance,"
                                         + "baseline_strategy,saved_bytes,savings_pct,break_even_pct,retains_per_instance,releases_per_instance\r\n"),
                 "\(report.stdout)")
     }

@@ -40,6 +40,12 @@ struct PostgresPushTests {
         }
         #expect(try Self.count("events", in: store) > 100)
         #expect(try Self.count("lifetime_rollups", in: store) > 0, "what the savings reports' temporaries are read from")
+        // Each event's and each rollup's peak comes along (schema version 18, the store's 11).
+        for table in ["events", "rollups"] {
+            let sum = "SELECT CAST(sum(peak_requested_bytes) AS BIGINT) FROM \(table)"
+            let inFile = try Self.localCount(sum, local), inStore = try store.scalar(sum)?.int64
+            #expect(inFile > 0 && inStore == inFile, "\(table)")
+        }
         #expect(try Self.count("baselines", in: store) >= 1)
 
         let second = try Self.push("local.sqlite", to: server.url, in: folder)

@@ -46,9 +46,9 @@ struct ProcessTests {
             text.split(whereSeparator: \.isNewline).map { line in line.split(separator: ",").compactMap { Double($0) } }
                 .filter { !$0.isEmpty }
         }
-        // The report adds what building cost after bytes_per_instance (allocations, temporary
-        // bytes) and a break-even column after the view's own.
-        let fromReport = normalized(csv.stdout).map { row in [0, 1, 4, 5].compactMap { $0 < row.count ? row[$0] : nil } }
+        // The report adds what building cost after bytes_per_instance (peak, allocations,
+        // temporary bytes) and a break-even column after the view's own.
+        let fromReport = normalized(csv.stdout).map { row in [0, 1, 5, 6].compactMap { $0 < row.count ? row[$0] : nil } }
         #expect(fromReport.count == 9)
         #expect(fromReport == normalized(view.stdout))
     }

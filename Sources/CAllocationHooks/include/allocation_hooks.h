@@ -101,6 +101,10 @@ typedef struct profctl_region_result {
     /// 0 unless ARC counting was on (allocation_arc.h).
     uint64_t retains;
     uint64_t releases;
+    /// Its own allocations less its own frees at the highest point, in requested bytes:
+    /// frees of blocks from before it never lower it; a region's blocks freed on another
+    /// thread while it is open count as live until it closes (docs/hooks.md, "Peak").
+    uint64_t peak_requested_bytes;
 } profctl_region_result;
 
 /// Opens a region on the calling thread. Returns 0 on success; -1 when the thread has

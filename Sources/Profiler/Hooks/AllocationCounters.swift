@@ -28,6 +28,12 @@ public struct Allocations: Sendable, Equatable, Codable {
     /// ARC counting is on (``ARCCounting``); 0 otherwise.
     public var retains: Int = 0
     public var releases: Int = 0
+    /// The region's high-water mark: its own allocations less its own frees at the highest
+    /// point, in requested bytes (what pytest-memray's `limit_memory` limits). Freeing
+    /// blocks from before the region never lowers it; a region's blocks freed on another
+    /// thread while it is open count as live until it closes, so then it is an upper bound.
+    /// A window's counts every thread's frees, exactly (docs/hooks.md, "Peak").
+    public var peakRequestedBytes: Int = 0
 
     package static let zero = Allocations(
         allocations: 0, frees: 0, requestedBytes: 0, usableBytes: 0,
@@ -56,6 +62,7 @@ public struct Allocations: Sendable, Equatable, Codable {
         untrackedFreedUsableBytes = Int(clamping: r.untracked_freed_usable_bytes)
         retains = Int(clamping: r.retains)
         releases = Int(clamping: r.releases)
+        peakRequestedBytes = Int(clamping: r.peak_requested_bytes)
     }
 
     package init(allocations: Int, frees: Int, requestedBytes: Int, usableBytes: Int,

@@ -82,11 +82,11 @@ extension ReportDeclaration {
             Where the container costs as much as the component or more, lazy never wins and the column is \
             NULL (never a negative share; since schema version 3), so `break_even_pct > x` stays false in \
             SQL; profctl's reports print `never` there, in every format, and leave the column out of a run without \
-            a `lazy` strategy. Beside the retained bytes, what building an instance cost: `allocations_per_instance` \
-            and `temporary_bytes_per_instance` (since schema version 17).
+            a `lazy` strategy. Beside the retained bytes, what building an instance cost: `peak_bytes_per_instance` \
+            (since schema version 18), `allocations_per_instance` and `temporary_bytes_per_instance` (since schema version 17).
             """,
         query: """
-            SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance,
+            SELECT run_id, scenario, bytes_measure, component, strategy, instances, bytes_per_instance, peak_bytes_per_instance,
                    allocations_per_instance, temporary_bytes_per_instance, baseline_strategy, saved_bytes, savings_pct,
                    CASE WHEN strategy = 'lazy' AND savings_pct > 0 THEN savings_pct END AS break_even_pct,
                    retains_per_instance, releases_per_instance
@@ -98,6 +98,8 @@ extension ReportDeclaration {
             .label("strategy", "how it was built"),
             .shown("instances", .count, "instances per repeat"),
             .measured("bytes_per_instance", .bytes, "live bytes each instance holds (its create and realize events)"),
+            .shown("peak_bytes_per_instance", .bytes,
+                   "the highest live bytes those events reached while building it, summed per instance (check gates it exactly); NULL in usable bytes (not kept) and for runs before schema version 18"),
             .shown("allocations_per_instance", .count,
                    "malloc calls in an instance's create and realize events, kept or freed again (check gates it, with a slack)"),
             .shown("temporary_bytes_per_instance", .bytes,

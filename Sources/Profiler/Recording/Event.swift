@@ -49,6 +49,9 @@ public struct Event: Sendable, Equatable {
     /// recorder stores NULL for a run that did not count them).
     package var retains = 0
     package var releases = 0
+    /// The measured work's own allocations less its own frees at the highest point, in
+    /// requested bytes (docs/hooks.md, "Peak"); 0 for an event nothing measured.
+    package var peakRequestedBytes = 0
 
     public init(kind: EventKind, component: String, strategy: String, repeatIndex: Int, instance: Int,
                 allocations: Int, frees: Int, netLiveBytes: Int, netLiveUsableBytes: Int, durationNanoseconds: UInt64,

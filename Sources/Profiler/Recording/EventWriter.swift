@@ -11,7 +11,8 @@ struct EventWriter {
     /// The events' columns; a run that counts ARC traffic also stores `retains` and
     /// `releases` (else they stay NULL: not counted).
     static func columnNames(countsARC: Bool) -> [String] {
-        ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes", "usable_extra_bytes", "duration_ns", "at_us"]
+        ["series_id", "seq", "instance", "allocations", "frees", "requested_bytes", "usable_extra_bytes", "duration_ns", "at_us",
+         "peak_requested_bytes"]
             + (countsARC ? ["retains", "releases"] : [])
     }
 
@@ -32,7 +33,7 @@ struct EventWriter {
     let runKey: Int64
     /// The run's start on the monotonic clock: events' at_us count from it.
     let runStart: UInt64
-    /// Values per row: 9, or 11 with retains and releases.
+    /// Values per row: 10, or 12 with retains and releases.
     let columns: Int
     let countsARC: Bool
     let insert: Statement
@@ -146,6 +147,7 @@ struct EventWriter {
         pending.append(duration)
         // Microseconds: a byte or two less per event than nanoseconds, and the trace's unit.
         pending.append(e.startNanoseconds > runStart ? Int64(clamping: (e.startNanoseconds - runStart) / 1000) : 0)
+        pending.append(Int64(e.peakRequestedBytes))
         if countsARC {
             pending.append(Int64(e.retains))
             pending.append(Int64(e.releases))

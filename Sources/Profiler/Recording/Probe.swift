@@ -40,6 +40,7 @@ public struct Probe: Sendable {
                           durationNanoseconds: measured.durationNanoseconds, startNanoseconds: measured.startNanoseconds)
         event.retains = a.retains
         event.releases = a.releases
+        event.peakRequestedBytes = a.peakRequestedBytes
         try AllocationScope.excluded {
             if SiteCapture.isCapturing {
                 // A warm-up pass's events go nowhere, and so do its sites.

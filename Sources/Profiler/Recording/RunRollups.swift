@@ -43,6 +43,12 @@ struct RunRollups {
         return [.integer(retains), .integer(releases)]
     }
 
+    /// Peaks summed over `series`: each event's highest live requested bytes (every run
+    /// since schema version 18 measures them).
+    private func peakTotal(_ series: some Sequence<SeriesStats>) -> SQLValue {
+        .integer(series.reduce(0) { $0 &+ $1.peak })
+    }
+
     func write() throws {
         try writeSubjectRollups()
         try writeStepRollups()
@@ -274,9 +280,8 @@ struct RunRollups {
             }
             guard t.created > 0 else { continue }
             // As allocations: what the instances' create and realize events made.
-            totals.append((subject, t, arcTotals(members.lazy.filter {
-                $0.kind == EventKind.create.code || $0.kind == EventKind.realize.code
-            })))
+            let built = members.lazy.filter { $0.kind == EventKind.create.code || $0.kind == EventKind.realize.code }
+            totals.append((subject, t, arcTotals(built) + [peakTotal(built)]))
         }
         totals.sort { $0.totals.firstSeq < $1.totals.firstSeq }
         let insert = try db.prepare("""
@@ -284,8 +289,8 @@ struct RunRollups {
                                  requested_bytes, usable_bytes,
                                  min_instance_requested, max_instance_requested,
                                  min_instance_usable, max_instance_usable,
-                                 released_requested_bytes, released_usable_bytes, retains, releases)
-            SELECT ?1, component, strategy, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
+                                 released_requested_bytes, released_usable_bytes, retains, releases, peak_requested_bytes)
+            SELECT ?1, component, strategy, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17
             FROM subjects WHERE subject_id = ?2
             """)
         for (ordinal, entry) in totals.enumerated() {

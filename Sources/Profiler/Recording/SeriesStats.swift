@@ -18,6 +18,8 @@ struct SeriesStats {
     /// Retains and releases summed (0 in a run that does not count them: its rollups store NULL).
     var retains: Int64 = 0
     var releases: Int64 = 0
+    /// Its events' peaks summed (each event's highest live requested bytes).
+    var peak: Int64 = 0
     var firstSeq: Int64
     var lastInstance: Int
     /// +1 while every event's instance is above (or equal to) the one before, -1 while below
@@ -82,6 +84,7 @@ struct SeriesStats {
         durationTotal &+= duration
         retains &+= Int64(e.retains)
         releases &+= Int64(e.releases)
+        peak &+= Int64(e.peakRequestedBytes)
         firstSeq = min(firstSeq, seq)
         durations.add(duration)
     }

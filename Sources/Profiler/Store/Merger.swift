@@ -86,9 +86,10 @@ package enum Merger {
             JOIN main.subjects ms ON ms.component = ss.component AND ms.strategy = ss.strategy
             ORDER BY x.series_id;
             INSERT INTO main.events (series_id, seq, instance, allocations, frees, requested_bytes, usable_extra_bytes, duration_ns, at_us,
-                                     retains, releases)
+                                     retains, releases, peak_requested_bytes)
             SELECT mx.series_id, e.seq, e.instance,
-                   e.allocations, e.frees, e.requested_bytes, e.usable_extra_bytes, e.duration_ns, e.at_us, e.retains, e.releases
+                   e.allocations, e.frees, e.requested_bytes, e.usable_extra_bytes, e.duration_ns, e.at_us, e.retains, e.releases,
+                   e.peak_requested_bytes
             FROM source.event_series x
             JOIN merged_runs r ON r.source_key = x.run_key
             JOIN source.subjects ss ON ss.subject_id = x.subject_id

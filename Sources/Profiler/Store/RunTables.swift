@@ -17,7 +17,7 @@ package enum RunTables {
         ("metrics", ["repeat", "step", "strategy", "name", "value"]),
         ("rollups", ["component", "strategy", "ordinal", "instances", "repeats", "allocations", "requested_bytes", "usable_bytes",
                      "min_instance_requested", "max_instance_requested", "min_instance_usable", "max_instance_usable",
-                     "released_requested_bytes", "released_usable_bytes", "retains", "releases"]),
+                     "released_requested_bytes", "released_usable_bytes", "retains", "releases", "peak_requested_bytes"]),
         ("step_rollups", ["step", "component", "strategy", "kind", "events", "instances", "requested_bytes", "usable_bytes",
                           "duration_ns_total", "duration_ns_median", "duration_ns_p90", "first_seq", "retains", "releases"]),
         ("latency_rollups", ["step", "component", "strategy", "kind", "repeat", "events", "duration_ns_median"]),
