@@ -49,10 +49,8 @@ struct TypesReportProcessTests {
     @Test("lazy-container and composite-cell with --types: each group's types, demangled, with the types view's numbers, adding up; lazy-list without: a note")
     func typesInTheReport() throws {
         let folder = try TemporaryFolder()
-        let typed = try ProfctlProcess.run(["record", "lazy-container", "composite-cell", "--types", "--instances", "30", "--quiet"], in: folder.url)
-        #expect(typed.status == 0, "\(typed.stderr)")
-        let plain = try ProfctlProcess.run(["record", "lazy-list", "--instances", "30", "--quiet"], in: folder.url)
-        #expect(plain.status == 0, "\(plain.stderr)")
+        let typed = try ProfctlProcess.record(["lazy-container", "composite-cell", "--types", "--instances", "30"], in: folder)
+        let plain = try ProfctlProcess.record(["lazy-list", "--instances", "30"], in: folder)
         let ids = (typed.stdout + plain.stdout).split(whereSeparator: \.isNewline).map(String.init)
         try #require(ids.count == 3, "\(typed.stdout)\(plain.stdout)")
         let page = try ProfctlProcess.run(["report", "--format", "html", "-o", "r.html"], in: folder.url)
@@ -131,5 +129,27 @@ struct TypesReportProcessTests {
         let list = String(html[listStart.lowerBound...]).components(separatedBy: "</section>").first ?? ""
         #expect(list.contains("<code>profctl record lazy-list --types</code>"), "\(list.suffix(600))")
         #expect(!list.contains("<table class=\"types\""))
+    }
+
+    @Test("report --format html --store shows a pushed run's types as the file's page does", .enabled(if: TestEnvironment.postgres, TestEnvironment.postgresMissing))
+    func typesFromTheStore() throws {
+        guard let server = try PostgresTestDatabase.make() else { return }
+        let folder = try TemporaryFolder()
+        try ProfctlProcess.record(["lazy-container", "composite-cell", "--types", "--instances", "30"], db: "local.sqlite", in: folder)
+        try ProfctlProcess.record(["lazy-list", "--instances", "30"], db: "local.sqlite", in: folder)
+        let pushed = try PostgresPushTests.push("local.sqlite", to: server.url, in: folder)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let fromFile = try ProfctlProcess.run(["report", "--format", "html", "--db", "local.sqlite"], in: folder.url)
+        let fromStore = try ProfctlProcess.run(["report", "--format", "html", "--store", server.url], in: folder.url)
+        #expect(fromFile.status == 0 && fromStore.status == 0, "\(fromFile.stderr)\(fromStore.stderr)")
+        /// The types part of each section: the tables and the notes, without the rest of the page.
+        func typesParts(_ html: String) -> [String] {
+            html.components(separatedBy: "<h3>Which Swift types fill the bytes</h3>").dropFirst().map {
+                $0.components(separatedBy: "</section>").first ?? ""
+            }
+        }
+        let file = typesParts(fromFile.stdout), store = typesParts(fromStore.stdout)
+        #expect(file.count == 3 && file.filter { $0.contains("<table class=\"types\">") }.count == 2, "\(file.count)")
+        #expect(store == file)
     }
 }
