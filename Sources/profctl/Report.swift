@@ -71,6 +71,11 @@ struct Report: ParsableCommand, Exemplified {
                     if try db.hasRelation("cache_trace") {
                         section.whatIfCharts = try WhatIf.reportCharts(report.run, in: db)
                     }
+                    // Which Swift types fill the bytes (record --types), or a note on how to get them.
+                    let run = report.run
+                    section.types = try TypeQuery.forReport(report, in: db)
+                        .map { .recorded($0, everyType: "profctl types --run \(run.runID)") }
+                        ?? .notRecorded(howToRecord: "profctl record \(run.scenario) --types")
                     return section
                 }
                 text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))

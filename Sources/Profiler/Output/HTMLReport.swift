@@ -16,6 +16,8 @@ package enum HTMLReport {
         package var siteCharts: [String] = []
         /// Miss-ratio curves of a cache run's request trace (WhatIfPage.charts); empty draws nothing.
         package var whatIfCharts: [String] = []
+        /// Its Swift types (TypeTables), or why it has none; nil draws nothing.
+        package var types: ReportTypes?
         package init(report: RunReport, timeline: [TimelinePoint]) {
             self.report = report
             self.timeline = timeline
@@ -61,8 +63,8 @@ package enum HTMLReport {
     package static func render(_ sections: [Section], generatedAt: String) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>profctl report</title>"
-        let icicles = sections.contains { !$0.siteCharts.isEmpty }
-        html += "<style>\(style)\(icicles ? SiteIcicle.style : "")</style></head><body>\n<h1>profctl report</h1>\n"
+        let icicles = sections.contains { !$0.siteCharts.isEmpty }, types = sections.contains { $0.types != nil }
+        html += "<style>\(style)\(icicles ? SiteIcicle.style : "")\(types ? TypeTables.style : "")</style></head><body>\n<h1>profctl report</h1>\n"
         html += "<p class=\"meta\">\(sections.count) run(s), generated \(SVGChart.escape(generatedAt)). Every figure is derived from recorded events; bytes are requested bytes unless a caption says otherwise.</p>\n"
         if icicles { html += SiteIcicle.tools }
         for section in sections { html += render(section) }
@@ -85,8 +87,9 @@ package enum HTMLReport {
         if !section.whatIfCharts.isEmpty {
             html += "<h3>What if: other cache sizes and policies (profctl whatif)</h3>\n" + section.whatIfCharts.joined(separator: "\n") + "\n"
         }
-        html += table(report.table) + "</section>\n"
-        return html
+        html += table(report.table)
+        html += section.types.map { TypeTables.render($0) } ?? ""
+        return html + "</section>\n"
     }
 
     /// A table that fits the page: headers break after their underscores (a 14-column

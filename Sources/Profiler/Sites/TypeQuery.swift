@@ -26,6 +26,33 @@ package enum TypeQuery {
         }
     }
 
+    /// The run's types as its HTML report shows them: its rows, grouped in the report's
+    /// order (components and strategies as its table lists them, those it does not list
+    /// after them in the view's order; kinds in their lifecycle order); nil for a run
+    /// recorded without types.
+    package static func forReport(_ report: RunReport, in db: any SQLRowSource) throws -> [TypeRow]? {
+        guard try capture.has(report.run.runID, in: db) else { return nil }
+        func rank(_ column: String) -> [String: Int] {
+            guard let index = report.table.columns.firstIndex(of: column) else { return [:] }
+            var ranks: [String: Int] = [:]
+            for row in report.table.rows where index < row.count {
+                if let name = row[index].string, ranks[name] == nil { ranks[name] = ranks.count }
+            }
+            return ranks
+        }
+        let components = rank("component"), strategies = rank("strategy")
+        let kinds = Dictionary(uniqueKeysWithValues: EventKind.allCases.enumerated().map { ($1.rawValue, $0) })
+        // Enumerated so that rows the report does not rank keep the view's order (a stable sort).
+        let ranked = try rows(runID: report.run.runID, in: db).enumerated().sorted { a, b in
+            func key(_ r: (offset: Int, element: TypeRow)) -> (Int, Int, Int, Int) {
+                (components[r.element.component] ?? .max, strategies[r.element.strategy] ?? .max,
+                 kinds[r.element.kind] ?? .max, r.offset)
+            }
+            return key(a) < key(b)
+        }
+        return ranked.map(\.element)
+    }
+
     /// The rows as a table, with objects per instance.
     package static func table(_ rows: [TypeRow]) -> ResultTable {
         ResultTable(
