@@ -1,7 +1,6 @@
 import CAllocationHooks
 import Synchronization
 
-private let warmed = Atomic<Bool>(false)
 
 /// What a measured stretch of a task's work did to the heap: its own allocations, on any
 /// thread its structured child tasks ran on, and which of those blocks were freed.
@@ -164,9 +163,14 @@ public enum TaskMeter {
     /// Runs the measuring path once, unmeasured, the first time: the generic types it uses
     /// (a task group of T, the task-local binding) have their metadata instantiated by the
     /// Swift runtime on first use and kept for good, which would otherwise be counted (as
-    /// retained) in whichever test measures first.
-    static func warmUp() async {
-        guard !warmed.exchange(true, ordering: .relaxed) else { return }
+    /// retained) in whichever test measures first. Every caller waits for it to end: with a
+    /// flag instead, tests running in parallel measured while the first one still warmed up,
+    /// and the runtime caches grown meanwhile (16 KB blocks) landed in their figures
+    /// (Examples/MemoryLimits failed a limit in 11 of 15 parallel runs).
+    static func warmUp() async { await warmingUp.value }
+
+    private static let warmingUp = Task<Void, Never> {
+        TestFiguresDatabase.prepare()
         _ = try? await measureOrReport(capturing: .sites, { () async throws -> Void in await Task.yield() },
                                        unmeasurable: { _ in })
     }
