@@ -7,9 +7,9 @@ import Glibc
 #endif
 
 // A default for every test of the suite, which a test may raise, lower or drop.
-@Suite(.allocationLimit(bytes: 16_384))
+@Suite(.allocationLimit(bytes: 65_536))
 struct InventoryTests {
-    @Test(.allocationLimit(bytes: 8_192, allocations: 64))
+    @Test(.allocationLimit(bytes: 32_768, allocations: 64))
     func addingAFewItems() {
         let inventory = Inventory()
         for sku in 1...3 { inventory.add(Item(sku: sku, count: 2)) }
