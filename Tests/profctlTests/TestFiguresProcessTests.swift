@@ -100,13 +100,23 @@ struct TestFiguresProcessTests {
         #expect(rows[Self.keepsABlock]?["peak_limit"] is NSNull)
     }
 
+    /// Whether a fixture process failed only by the known late teardown (docs/testing.md,
+    /// "Exactness"; seen in CI under load): freesItsScratch's `.noLeaks` charged with the
+    /// body task's own blocks (2 of 1,016 B), freed just after its meter closed. Its
+    /// figures are still recorded, and this test gates on bytes_allocated, which it leaves alone.
+    static func onlyLateTeardown(_ output: String) -> Bool {
+        let limits = output.components(separatedBy: "exceeded its memory limit").count
+        return limits > 1 && limits == output.components(separatedBy: "freesItsScratch() exceeded its memory limit").count
+            && limits == output.components(separatedBy: "leaked: 2032 B in 2 blocks").count
+    }
+
     @Test("check --baseline previous with a budget keyed on a test passes a repeat and names the test that regressed; trend shows it")
     func checkAndTrendOnTestFigures() throws {
         let folder = try TemporaryFolder()
         // Two identical runs, then a third whose keepsABlock keeps 512 bytes more.
         for extra in [0, 0, 512] {
             let run = try Self.runFixture(mode: "pass", database: "tests.sqlite", extraBytes: extra, in: folder.url)
-            try #require(run.status == 0, "\(run.stdout)\(run.stderr)")
+            try #require(run.status == 0 || Self.onlyLateTeardown(run.stdout + run.stderr), "\(run.stdout)\(run.stderr)")
         }
         let rows = try Self.reportRows(folder.url)
         // bytes_allocated, not bytes_retained: a body's task torn down late adds to the retained
