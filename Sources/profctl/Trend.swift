@@ -90,13 +90,19 @@ struct TrendCommand: ParsableCommand, Exemplified {
             try names.check(metric: nil, component: nil, strategy: strategy, origin: "--strategy")
             try names.check(metric: nil, component: component, strategy: nil, origin: "--component")
             // One type's objects per instance is a metric of the runs recorded with --types
-            // (an unknown one finds no series: exit 64 below); the family alone names many.
+            // (an unknown type exits 64 with the known ones); the family alone names many.
             if metric == TypeMetricName.family {
                 Console.error("--metric \(TypeMetricName.family) stands for every type's metric; trend one type's, "
                     + "--metric '\(TypeMetricName(type: "TYPE").name)' (profctl types lists a run's types)")
                 throw ExitCode(ExitCodes.usage)
             }
-            if let metric, TypeMetricName(metric) == nil { try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric") }
+            if let metric {
+                if let typeMetric = TypeMetricName(metric) {
+                    try TypeMetric.requireKnown(typeMetric.type, scenario: scenario, origin: "--metric", in: db)
+                } else {
+                    try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric")
+                }
+            }
             let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
                                                   limit: limit, in: db)
             guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }

@@ -86,6 +86,9 @@ struct TypeCheckProcessTests {
         let typo = try ProfctlProcess.run(["trend", "--scenario", "swift-leaks", "--metric", "objects_per_instance[ProfilerCatalog.TikerScreen]"],
                                           in: folder.url)
         #expect(typo.status == 64 && typo.stdout.isEmpty, "\(typo.stdout)\(typo.stderr)")
+        // With the valid choices, as a budget's type: gets them.
+        #expect(typo.stderr.contains("no type named 'ProfilerCatalog.TikerScreen'") && typo.stderr.contains("ProfilerCatalog.TickerScreen"),
+                "\(typo.stderr)")
     }
 
     @Test("a run and a baseline of which only one has types: exit 6 saying to record both with --types; allowed, a note")

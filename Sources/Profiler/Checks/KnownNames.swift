@@ -101,15 +101,7 @@ package enum CheckNames {
             let names = try cache[budget.scenario] ?? ScenarioNames.load(budget.scenario, in: db)
             cache[budget.scenario] = names
             try names.check(metric: budget.metric, component: budget.component, strategy: budget.strategy, origin: budget.origin)
-            if let type = budget.type {
-                let known = try TypeMetric.knownTypes(scenario: budget.scenario, in: db)
-                guard known.contains(type) else {
-                    throw UnknownNameError(kind: "type", name: type, origin: budget.origin, scope: "in the \(budget.scenario) runs recorded with type capture on",
-                                           known: known, hint: known.isEmpty
-                                               ? "no \(budget.scenario) run was recorded with type capture on, so none of its types is known"
-                                               : "a type is named in full, as the types view shows it")
-                }
-            }
+            if let type = budget.type { try TypeMetric.requireKnown(type, scenario: budget.scenario, origin: budget.origin, in: db) }
         }
     }
 

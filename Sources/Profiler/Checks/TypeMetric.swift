@@ -1,4 +1,5 @@
 import ProfilerModel
+import ProfilerQueries
 import ProfilerStore
 import ProfilerSupport
 
@@ -128,5 +129,17 @@ package enum TypeMetric {
         guard try db.hasRelation("types") else { return [] }
         return try db.rows("SELECT DISTINCT type FROM types WHERE scenario = ? AND remainder = 0 ORDER BY type",
                            [.text(scenario)]).compactMap { $0.first?.string }
+    }
+
+    /// Throws ``UnknownNameError`` with the known types when `type` is not one of the
+    /// scenario's (a budget's `type:`, trend's `--metric 'objects_per_instance[TYPE]'`).
+    /// - Parameter origin: where the name was given, as the caller's user knows it.
+    package static func requireKnown(_ type: String, scenario: String, origin: String, in db: any SQLRowSource) throws {
+        let known = try knownTypes(scenario: scenario, in: db)
+        guard !known.contains(type) else { return }
+        throw UnknownNameError(kind: "type", name: type, origin: origin, scope: "in the \(scenario) runs recorded with type capture on",
+                               known: known, hint: known.isEmpty
+                                   ? "no \(scenario) run was recorded with type capture on, so none of its types is known"
+                                   : "a type is named in full, as the types view shows it")
     }
 }
