@@ -65,8 +65,13 @@ struct WhatIf: ParsableCommand, Exemplified {
         _ = try policies()
         _ = try capacities()
         _ = try target()
-        if checkReplay && (policy != nil || capacity != nil || hitRatio != nil) {
-            throw ValidationError("--check-replay replays each strategy as what it is; leave out --policy, --capacity and --hit-ratio")
+        // Options a mode does not read are refused, not ignored: a typo'd --strategy must
+        // not pass --check-replay's gate, nor --capacity look answered by --hit-ratio.
+        if checkReplay && (policy != nil || capacity != nil || hitRatio != nil || strategy != nil) {
+            throw ValidationError("--check-replay replays each strategy as what it is; leave out --policy, --capacity, --hit-ratio and --strategy")
+        }
+        if hitRatio != nil && capacity != nil {
+            throw ValidationError("--hit-ratio answers the capacity; leave out --capacity (or leave out --hit-ratio to replay those capacities)")
         }
     }
 

@@ -55,6 +55,11 @@ struct WhatIfProcessTests {
             (["whatif", "--hit-ratio", "1.5"], "above 0 and at most 1"),
             (["whatif", "--strategy", "lru-cache"], "known: no-cache, strong-cache, sweep-cache, weak-cache"),
             (["whatif", "--by", "pages"], "'bytes' and 'entries'"),
+            // An option the mode does not read: a typo'd --strategy passed the replay gate
+            // (exit 0), and --capacity beside --hit-ratio was dropped without a word.
+            (["whatif", "--check-replay", "--strategy", "nocache"], "leave out --policy, --capacity, --hit-ratio and --strategy"),
+            (["whatif", "--check-replay", "--strategy", "no-cache"], "leave out --policy, --capacity, --hit-ratio and --strategy"),
+            (["whatif", "--hit-ratio", "0.5", "--capacity", "4KB"], "leave out --capacity"),
         ]
         for (arguments, expected) in cases {
             let result = try ProfctlProcess.run(arguments, in: folder.url)
