@@ -52,6 +52,12 @@ struct Report: ParsableCommand, Exemplified {
             try selection.notePassedOver(shown: runs, in: db)
             noteIncomplete(runs)
             let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
+            // --bytes usable changes savings reports only: asked of none, it would be dropped silently.
+            if bytes == .usable, !reports.isEmpty, reports.allSatisfy({ $0.measure == nil }) {
+                let shown = reports.map(\.run.scenario).joined(separator: ", ")
+                Console.error("--bytes usable applies to savings reports (bytes per instance: lazy-container and those like it); the report of \(shown) has no usable bytes to show: leave out --bytes")
+                throw ExitCode(ExitCodes.usage)
+            }
             let text: String
             if format == .html {
                 let sections = try reports.map { report in
