@@ -1,6 +1,6 @@
 """Checks the JSON scripts/html-checks/measure.js wrote into a page's DOM (read from
 `chromium --dump-dom`): nothing wider than the window, every axis with round ticks in one
-unit. Usage: check_layout.py DOM-FILE NAME"""
+unit, no hyphenated name (a strategy) broken across two lines. Usage: check_layout.py DOM-FILE NAME"""
 import html, json, re, sys
 from decimal import Decimal
 
@@ -14,6 +14,8 @@ if out["pageWidth"] > out["width"]:
     failures.append(f"the page is {out['pageWidth']} px wide in a {out['width']} px window")
 for o in out["overflows"]:
     failures.append(f"overflows the {out['width']} px window: {o}")
+for broken in out.get("brokenNames", []):
+    failures.append(f"a name wraps onto two lines (at its hyphen): {broken}")
 
 def parse(label):
     """'1,000 KiB' -> (Decimal('1000'), 'KiB'); '0' -> (0, None)."""
@@ -52,7 +54,7 @@ for axis in out["axes"]:
             failures.append(f"{where}: a tick off the step's multiples")
 for f in failures:
     print(f"{name}: {f}", file=sys.stderr)
-print(f"{name}: {len(out['axes'])} axes with round ticks in one unit each, nothing wider than {out['width']} px"
+print(f"{name}: {len(out['axes'])} axes with round ticks in one unit each, nothing wider than {out['width']} px, no name broken"
       if not failures else f"{name}: {len(failures)} problem(s)")
 json.dump(out, open(sys.argv[1] + ".json", "w"))
 sys.exit(1 if failures else 0)

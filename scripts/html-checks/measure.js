@@ -4,7 +4,7 @@
 // flame graph (the icicles) the way a user would, through real DOM events.
 (function () {
   var out = { width: document.documentElement.clientWidth, pageWidth: document.documentElement.scrollWidth,
-              overflows: [], axes: [], timelines: [], icicle: null };
+              overflows: [], brokenNames: [], axes: [], timelines: [], icicle: null };
   function where(el) {
     var s = el.closest('section'); return (s ? s.getAttribute('data-scenario') + ': ' : '') + el.tagName.toLowerCase()
       + (el.querySelector && el.querySelector('title') ? ' "' + el.querySelector('title').textContent.slice(0, 60) + '"' : '');
@@ -14,6 +14,15 @@
     var r = el.getBoundingClientRect();
     if (r.right > limit + 0.5 || r.left < -0.5 || el.scrollWidth > el.clientWidth + 1 && el.tagName === 'TABLE')
       out.overflows.push({ what: where(el), left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth });
+  });
+  // A hyphenated name in a table cell (a strategy: lazy-realized) laid out on two lines.
+  document.querySelectorAll('td').forEach(function (td) {
+    var text = td.textContent;
+    if (!/^\S+-\S+$/.test(text) || text.length > 32) return;
+    var range = document.createRange(), lines = {};
+    range.selectNodeContents(td);
+    [].forEach.call(range.getClientRects(), function (r) { if (r.width > 0) lines[Math.round(r.top)] = true; });
+    if (Object.keys(lines).length > 1) out.brokenNames.push(where(td) + ' "' + text + '"');
   });
   document.querySelectorAll('svg.chart:not(.icicle)').forEach(function (svg) {
     var ticks = [].map.call(svg.querySelectorAll('text.tick'), function (t) { return [t.textContent, +t.getAttribute('data-value')]; });

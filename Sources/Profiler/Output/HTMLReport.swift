@@ -33,6 +33,7 @@ package enum HTMLReport {
         th { font-weight: 600; font-size: 11px; hyphens: none; }
         td { overflow-wrap: anywhere; }
         td.n, td.none { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td.name { white-space: nowrap; }
         th.n { text-align: right; }
         @page { margin: 12mm; }
         @media print { body { margin: 0; max-width: none; padding: 0; font-size: 10px; } table { font-size: 8px; } th { font-size: 7.5px; }
@@ -94,7 +95,8 @@ package enum HTMLReport {
 
     /// A table that fits the page: headers break after their underscores (a 14-column
     /// report fits 1200 px, and an A4 or Letter page when printed), numbers stay on one
-    /// line, long names wrap anywhere rather than pushing columns off the page.
+    /// line, and so does a name (a strategy such as `lazy-realized` would break at its
+    /// hyphen); long names and text wrap anywhere rather than pushing columns off the page.
     package static func table(_ table: ResultTable) -> String {
         let numeric = table.columns.indices.map { index in
             !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index].displayText == "-" || $0[index].displayText.isEmpty) }
@@ -106,10 +108,18 @@ package enum HTMLReport {
             // A number column's "-" (NULL) sits where its numbers do.
             html += "<tr>" + row.enumerated().map { index, value in
                 let right = value.isNumeric || index < numeric.count && numeric[index]
-                return "<td\(right ? " class=\"\(value.isNumeric ? "n" : "n none")\"" : "")>\(SVGChart.escape(value.displayText))</td>"
+                let style = right ? (value.isNumeric ? "n" : "n none") : isName(value.displayText) ? "name" : nil
+                return "<td\(style.map { " class=\"\($0)\"" } ?? "")>\(SVGChart.escape(value.displayText))</td>"
             }.joined() + "</tr>"
         }
         return html + "</tbody></table>\n"
+    }
+
+    /// A name a user types (a strategy, component or scenario: one word of at most 32
+    /// characters, hyphens and dots included), kept on one line; longer text (a type's
+    /// generic name, a run id, a note) may wrap.
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 32 && !text.contains(where: \.isWhitespace)
     }
 
     /// A column name with a line-break opportunity after each underscore (the header's
