@@ -174,9 +174,12 @@ struct WhatIf: ParsableCommand, Exemplified {
     }
 
     private func replayCheck(_ run: RunInfo, _ strategies: [String], _ db: any SQLRowSource) throws {
-        guard let scenario = BuiltInScenarios.all.compactMap({ $0 as? any CacheTraceScenario }).first(where: { $0.name == run.scenario }) else {
-            let known = BuiltInScenarios.all.compactMap { ($0 as? any CacheTraceScenario)?.name }
-            throw ValidationError("--check-replay knows the strategies of \(known.joined(separator: ", ")); run \(run.runID.prefix(8)) is \(run.scenario)")
+        // By its report, not its name: a scenario file's run (scenarios/zipf-images.yaml) is
+        // named by the file, and is an image-cache run all the same.
+        let cacheScenarios = BuiltInScenarios.all.compactMap { $0 as? any CacheTraceScenario }
+        guard let scenario = cacheScenarios.first(where: { $0.name == run.scenario || $0.report.name == run.report }) else {
+            Console.error("--check-replay knows the strategies of \(cacheScenarios.map(\.name).joined(separator: ", ")) and their scenario files; run \(run.runID.prefix(8)) is \(run.scenario)")
+            throw ExitCode(ExitCodes.usage)
         }
         var checks: [ReplayCheck] = []
         for name in strategies {

@@ -41,6 +41,24 @@ struct WhatIfProcessTests {
         #expect(html.stdout.contains("<svg class=\"chart\"") && html.stdout.contains("Hit ratio by capacity in bytes"))
     }
 
+    @Test("--check-replay of a scenario file's image-cache run (named by the file) replays it: it exited 1 as if a replay differed")
+    func checkReplayOfAScenarioFile() throws {
+        let folder = try TemporaryFolder()
+        try Data("""
+            scenario: image-cache
+            name: small-zipf
+            parameters:
+              requests: 300
+              images: 30
+              icon_side: 8
+              photo_side: 64
+            """.utf8).write(to: folder.url.appendingPathComponent("small-zipf.yaml"))
+        try ProfctlProcess.record(["small-zipf.yaml"], in: folder)
+        let check = try ProfctlProcess.run(["whatif", "--check-replay"], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.split(separator: "\n").filter { $0.hasSuffix("yes") }.count == 4, "\(check.stdout)")
+    }
+
     @Test("bad input gets exit 64 with the choices")
     func badInput() throws {
         let folder = try Self.prepared()
