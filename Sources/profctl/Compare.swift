@@ -15,7 +15,8 @@ struct Compare: ParsableCommand, Exemplified {
         discussion: """
             A is the baseline, B the run compared with it: run ids, prefixes, or `latest` \
             (the newest complete run); A may also be a label, previous or median:N, resolved \
-            for B's scenario. The first lines say which run is A and which is B. An aborted \
+            for B's scenario. The first lines say which run is A and which is B. Runs of two \
+            kinds of report (lazy-container and image-cache) share no metric: exit 64. An aborted \
             or running run is compared, with a note on stderr that its figures are partial.
 
             Exit codes: 0 whatever changed (use `check` to gate), 1 B not found or another \
@@ -34,6 +35,12 @@ struct Compare: ParsableCommand, Exemplified {
             let db = try store.open(database)
             let later = try RunQueries.resolve(second, in: db)
             let earlier = try BaselineResolver.resolve(first, for: later, in: db)
+            // Two kinds of report share no metric: every row would read `new` or `missing`.
+            if let other = earlier.first(where: { $0.report != later.report }) {
+                Console.error("A is a run of \(other.scenario) (\(other.report) report), B of \(later.scenario) (\(later.report) report): "
+                    + "they have no metric in common; compare two runs of one scenario (profctl runs lists them)")
+                throw ExitCode(ExitCodes.usage)
+            }
             let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
             noteIncomplete(earlier + [later])
             let heading = Self.heading(earlier: earlier, later: later)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// An option a command would have dropped without a word is refused instead (exit 64,
+/// An option a command would have dropped without a word, or a request that can only
+/// print rows of nothing (compare of two kinds of report), is refused instead (exit 64,
 /// saying which option and why), as a misspelt name is: the reader of the output must be
 /// able to trust that everything typed was applied. whatif's own cases are in
 /// WhatIfProcessTests.
@@ -24,5 +25,20 @@ struct IgnoredOptionProcessTests {
         #expect(all.stdout.contains("usable bytes, against eager"), "\(all.stdout)")
         let requested = try ProfctlProcess.run(["report", "--bytes", "requested", "--scenario", "image-cache"], in: folder.url)
         #expect(requested.status == 0, "\(requested.stderr)")
+    }
+
+    @Test("compare of a lazy-container run and an image-cache run: exit 64, where every row read new or missing (exit 0)")
+    func compareAcrossReports() throws {
+        let folder = try TemporaryFolder()
+        try ProfctlProcess.record(["lazy-container", "image-cache", "--instances", "5"], in: folder)
+        let ids = try ProfctlProcess.run(["query", "SELECT run_id FROM runs ORDER BY started_at", "--format", "csv"], in: folder.url)
+            .stdout.split(whereSeparator: \.isNewline).dropFirst().map(String.init)
+        try #require(ids.count == 2, "\(ids)")
+        let across = try ProfctlProcess.run(["compare", ids[0], ids[1]], in: folder.url)
+        #expect(across.status == 64, "\(across.stdout)\(across.stderr)")
+        #expect(across.stderr.contains("no metric in common"), "\(across.stderr)")
+        #expect(across.stdout.isEmpty)
+        let same = try ProfctlProcess.run(["compare", ids[0], ids[0]], in: folder.url)
+        #expect(same.status == 0, "\(same.stderr)")
     }
 }
