@@ -41,4 +41,21 @@ struct IgnoredOptionProcessTests {
         let same = try ProfctlProcess.run(["compare", ids[0], ids[0]], in: folder.url)
         #expect(same.status == 0, "\(same.stderr)")
     }
+
+    @Test("--db and --store together: exit 64 naming both, where --db was dropped; no server is needed to say so")
+    func databaseAndStore() throws {
+        let folder = try TemporaryFolder()
+        try ProfctlProcess.record(["lazy-container", "--instances", "5"], db: "local.sqlite", in: folder)
+        // Port 1: were the store read, this would be exit 20 (cannot reach it).
+        let store = "postgres://ci:secret@127.0.0.1:1/profctl"
+        for command in [["runs"], ["report"], ["baseline", "list"], ["baseline", "set", "main"], ["trend", "--scenario", "lazy-container", "--metric", "bytes_per_instance"]] {
+            let result = try ProfctlProcess.run(command + ["--db", "local.sqlite", "--store", store], in: folder.url)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("--db local.sqlite and --store"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("secret"), "the URL's password is not echoed: \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(command)")
+        }
+        let labels = try ProfctlProcess.run(["baseline", "list", "--db", "local.sqlite", "--format", "csv"], in: folder.url)
+        #expect(labels.stdout.split(whereSeparator: \.isNewline).count == 1, "\(labels.stdout)")
+    }
 }
