@@ -37,3 +37,8 @@ void profctl_sites_enable(int depth) {
     sites_configure(depth);
     update_fast();
 }
+
+void profctl_sites_track_objects(int on) {
+    sites_configure_objects(on);
+    update_fast();
+}

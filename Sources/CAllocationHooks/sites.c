@@ -159,6 +159,7 @@ typedef struct address_slot {
     uint64_t scope;
     uint64_t requested;
     uint64_t usable;
+    uintptr_t metadata;  /* an object's type (profctl_sites_name_object); 0: none known */
 } address_slot;
 
 static atomic_flag table_lock = ATOMIC_FLAG_INIT;
@@ -166,12 +167,16 @@ static address_slot *slots;
 static uint64_t slot_mask, slots_used; /* used: live and removed slots */
 static _Atomic uint64_t live_addresses;
 
-int profctl_sites_enabled(void) { return profctl_sites_on; }
+int profctl_sites_enabled(void) { return profctl_sites_on & SITES_STACKS; }
 
 void sites_configure(int depth) {
     if (depth > PROFCTL_SITES_MAX_DEPTH) depth = PROFCTL_SITES_MAX_DEPTH;
     if (depth > 0) atomic_store(&capture_depth, depth);
-    profctl_sites_on = depth > 0;
+    profctl_sites_on = (profctl_sites_on & SITES_OBJECTS) | (depth > 0 ? SITES_STACKS : 0);
+}
+
+void sites_configure_objects(int on) {
+    profctl_sites_on = (profctl_sites_on & SITES_STACKS) | (on ? SITES_OBJECTS : 0);
 }
 
 void profctl_sites_prepare_thread(void) {
@@ -299,9 +304,13 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
             return;
         }
     }
-    uint32_t id = stack_of(t, frame ? frame : __builtin_frame_address(0), caller,
-                           (uint32_t)atomic_load_explicit(&capture_depth, memory_order_relaxed));
-    if (!id) atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+    /* Only objects tracked (type capture without sites): the table, no stack. */
+    uint32_t id = 0;
+    if (profctl_sites_on & SITES_STACKS) {
+        id = stack_of(t, frame ? frame : __builtin_frame_address(0), caller,
+                      (uint32_t)atomic_load_explicit(&capture_depth, memory_order_relaxed));
+        if (!id) atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+    }
     uint64_t index = t->log_length++;
     t->log[index] = (profctl_site_block){ id, 0, scope, requested, usable, 0 };
     /* Remember the address, so that its free, on any thread, is credited. */
@@ -312,7 +321,7 @@ void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t
     while (slots[i].address > 1 && slots[i].address != a) i = (i + 1) & slot_mask;
     if (slots[i].address == a) atomic_fetch_sub_explicit(&live_addresses, 1, memory_order_relaxed); /* stale: the newest block wins */
     else if (slots[i].address == 0) slots_used++;
-    slots[i] = (address_slot){ a, t, id, t->generation, index, scope, requested, usable };
+    slots[i] = (address_slot){ a, t, id, t->generation, index, scope, requested, usable, 0 };
     atomic_fetch_add_explicit(&live_addresses, 1, memory_order_relaxed);
     spin_unlock(&table_lock);
 }
@@ -353,11 +362,28 @@ void profctl_sites_free(void *p, uint64_t usable, uint64_t scope) {
             if (released && (t = self()) != NULL &&
                 (t->release_length < t->release_capacity ||
                  grow((void **)&t->releases, &t->release_capacity, t->release_length, sizeof(profctl_site_release)))) {
-                t->releases[t->release_length++] = (profctl_site_release){ s.stack_id, 0, scope, s.scope, s.requested, s.usable };
+                t->releases[t->release_length++] = (profctl_site_release){ s.stack_id, 0, scope, s.scope, s.requested, s.usable, s.metadata };
             }
             break;
         }
         i = (i + 1) & slot_mask;
+    }
+    spin_unlock(&table_lock);
+}
+
+void profctl_sites_name_object(void *p, uintptr_t metadata) {
+    uintptr_t a = (uintptr_t)p;
+    spin_lock(&table_lock);
+    if (slots) {
+        uint64_t i = slot_of(a, slot_mask);
+        uintptr_t x;
+        while ((x = slots[i].address) != 0) {
+            if (x == a) {
+                slots[i].metadata = metadata;
+                break;
+            }
+            i = (i + 1) & slot_mask;
+        }
     }
     spin_unlock(&table_lock);
 }

@@ -9,12 +9,22 @@
 #include "allocation_sites.h"
 #include "hooks_base.h"
 
-/* Non-zero while sites are captured. Set through profctl_sites_enable (modes.c), never
- * directly: that also switches the hooks' fast paths to their copies that capture sites. */
+/* Non-zero while the address table is kept: bit SITES_STACKS while sites are captured,
+ * bit SITES_OBJECTS while type capture needs to know which object a later region freed
+ * (types.c). Set through profctl_sites_enable and profctl_sites_track_objects (modes.c),
+ * never directly: that also switches the hooks' fast paths to their copies that call here. */
 extern HIDDEN volatile int profctl_sites_on;
+#define SITES_STACKS 1
+#define SITES_OBJECTS 2
 
 /* Turns capture on (depth frames, at most PROFCTL_SITES_MAX_DEPTH) or off (depth 0). */
 HIDDEN void sites_configure(int depth);
+/* Turns the table's object mode on or off: blocks are logged and their frees in later
+ * regions released as with sites, without walking a stack unless sites are captured too. */
+HIDDEN void sites_configure_objects(int on);
+/* Marks the block at `pointer`, logged a moment ago, as an object of `metadata`: its
+ * release (profctl_site_release) then carries it. Nothing when the block is not in the table. */
+HIDDEN void profctl_sites_name_object(void *pointer, uintptr_t metadata);
 
 /* A block allocated in region `scope`. `caller` is malloc's return address (0 when
  * unknown): the first frame, which a walk from a malloc compiled without a frame pointer

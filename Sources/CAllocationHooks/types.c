@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "hooks_internal.h"
 #include "allocation_types.h"
+#include "sites.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -60,6 +61,9 @@ static SLOW void log_object(void *object, const void *metadata, size_t requested
         return;
     }
     mine.log[mine.length++] = (profctl_type_block){ (uintptr_t)object, (uintptr_t)metadata, tls.scope_id, requested };
+    /* The sites' address table remembers the block until it is freed: named here, a free
+     * in a later region releases it as this type (docs/leaks.md, "Which types stay"). */
+    if (profctl_sites_on & SITES_OBJECTS) profctl_sites_name_object(object, (uintptr_t)metadata);
 }
 
 /* The adapter's way in a region: the runtime's allocation, then the log. */

@@ -67,6 +67,9 @@ enum HookLoop {
             try ARCCounting.enable()
             if !mode.hasPrefix("types-flag") {
                 guard profctl_types_install() == 0 else { throw BenchError.usage(String(cString: profctl_types_refusal())) }
+                // As TypeCapture does: the sites' address table carries each object's type
+                // to its free in a later region (docs/leaks.md, "Which types stay").
+                profctl_sites_track_objects(1)
                 profctl_types_enable(1)
             }
             if mode.hasSuffix("-region") {
@@ -77,6 +80,8 @@ enum HookLoop {
             profctl_types_enable(0)
             profctl_types_uninstall()
             profctl_types_reset_thread()
+            profctl_sites_track_objects(0)
+            profctl_sites_reset_thread()
             ARCCounting.disable()
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }

@@ -43,10 +43,20 @@ typedef struct profctl_site_release {
     uint64_t block_scope; /* the innermost region open when it was allocated */
     uint64_t requested;
     uint64_t usable;
+    /* Its Swift type's metadata when type capture named it (profctl_sites_track_objects);
+     * 0: not an object, or types not captured. */
+    uintptr_t metadata;
 } profctl_site_release;
 
 /// Turns capture on (depth frames, 1...PROFCTL_SITES_MAX_DEPTH) or off (depth 0).
 void profctl_sites_enable(int depth);
+
+/// Keeps the address table for type capture (on 1, off 0), with or without sites: each
+/// block a region tracks is remembered until freed, an object with its metadata, and a
+/// free of it in a later region is logged in the freeing thread's releases (above), so
+/// that the types of what a later event gave back are known (docs/leaks.md, "Which types
+/// stay"). Stacks are walked only while sites are captured.
+void profctl_sites_track_objects(int on);
 
 /// Prepares the calling thread for capture: reads its stack bounds (which may allocate:
 /// call it outside any region, or excluded). Cheap once done.

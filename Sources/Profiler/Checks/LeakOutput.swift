@@ -91,6 +91,7 @@ package enum LeakOutput {
             if let types = v.types, !types.isEmpty {
                 out += "what \(v.component) / \(v.strategy) left behind, by type:\n"
                 for t in types { out += "  \(t.objects) \(t.type) (\(t.bytes) B)\n" }
+                if let note = v.typesNote { out += "  (\(note))\n" }
             } else if let note = v.typesNote {
                 out += "what \(v.component) / \(v.strategy) left behind: \(note)\n"
             }

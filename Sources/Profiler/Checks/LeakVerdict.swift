@@ -33,9 +33,10 @@ package struct LeakVerdict: Sendable, Equatable {
     /// first (empty when nothing did); nil when the run was recorded without sites.
     package var sites: [LeakSite]? = nil
     /// With `--types`: the types of what outlived the round trips, most objects first
-    /// (LeakTypes: named only when they add up to it); nil when not named.
+    /// (LeakTypes); nil when not named.
     package var types: [LeakType]? = nil
-    /// With `--types`, why what stayed is not named by type; nil otherwise.
+    /// With `--types`, why what stayed is not named by type, or why the types named do not
+    /// add up to the verdict's figures; nil otherwise.
     package var typesNote: String? = nil
 
     /// Rounds after the first (the warm-up round) and how many of them left bytes.

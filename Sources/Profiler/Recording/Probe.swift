@@ -42,14 +42,15 @@ public struct Probe: Sendable {
         event.releases = a.releases
         event.peakRequestedBytes = a.peakRequestedBytes
         try AllocationScope.excluded {
+            // Types first: they read the sites' releases, which the sites' collect empties.
+            if TypeCapture.isCapturing {
+                TypeCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
+                                           keep: !(sink is DiscardingSink), region: a)
+            }
             if SiteCapture.isCapturing {
                 // A warm-up pass's events go nowhere, and so do its sites.
                 SiteCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
                                            keep: !(sink is DiscardingSink), untrackedFreedUsable: a.untrackedFreedUsableBytes)
-            }
-            if TypeCapture.isCapturing {
-                TypeCapture.shared.collect(scopeID: measured.scopeID, component: component, strategy: strategy, kind: kind,
-                                           keep: !(sink is DiscardingSink), region: a)
             }
             try sink.record(event)
             sink.addLifetimes(of: measured.scopeID, for: event)

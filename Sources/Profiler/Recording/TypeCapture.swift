@@ -52,6 +52,9 @@ package final class TypeCapture: @unchecked Sendable {
             arcWasCounting = wasCounting
         }
         profctl_types_reset_thread()
+        // The sites' address table (without stacks, unless sites are captured too) says
+        // which object a later region freed: its releases carry the type (collect).
+        AllocationScope.excluded { profctl_sites_track_objects(1) }
         profctl_types_enable(1)
     }
 
@@ -60,6 +63,8 @@ package final class TypeCapture: @unchecked Sendable {
         profctl_types_enable(0)
         profctl_types_uninstall()
         profctl_types_reset_thread()
+        profctl_sites_track_objects(0)
+        if !SiteCapture.isCapturing { profctl_sites_reset_thread() }
         let (captured, wasCounting) = lock.withLock {
             let result = (counts, arcWasCounting)
             counts = [:]
@@ -80,14 +85,20 @@ package final class TypeCapture: @unchecked Sendable {
     }
 
     /// Folds the objects logged on this thread since the region `scopeID` opened into the
-    /// types of (component, strategy, kind), and what the region allocated besides them into
-    /// the remainder. Called by ``Probe/emit(_:_:)`` right after the region closed, excluded
-    /// from any region still open.
+    /// types of (component, strategy, kind), the objects of earlier regions it freed into
+    /// their types' releases, and what the region allocated and freed besides them into the
+    /// remainder. Called by ``Probe/emit(_:_:)`` right after the region closed, excluded
+    /// from any region still open, and before ``SiteCapture/collect`` (which empties the
+    /// releases this reads).
     func collect(scopeID: UInt64, component: String, strategy: String, kind: EventKind, keep: Bool = true,
                  region: Allocations) {
         defer {
-            // No region left open on this thread: nothing later can need these objects.
-            if profctl_current_scope() == 0 { profctl_types_reset_thread() }
+            // No region left open on this thread: nothing later can need these objects, nor
+            // the sites' log of its blocks (unless sites are captured: theirs to empty).
+            if profctl_current_scope() == 0 {
+                profctl_types_reset_thread()
+                if !SiteCapture.isCapturing { profctl_sites_reset_thread() }
+            }
         }
         guard keep else { return }
         var local: [UInt: TypeCounts] = [:]
@@ -113,14 +124,32 @@ package final class TypeCapture: @unchecked Sendable {
                 index -= 1
             }
         }
+        // Objects of earlier regions this one freed (the sites' releases, which carry the
+        // type the log above gave each object): given back, by type.
+        let releases = Int(profctl_sites_release_length())
+        if releases > 0, let log = profctl_sites_releases() {
+            var index = releases - 1
+            while index >= 0, log[index].scope >= scopeID {
+                let release = log[index]
+                if release.block_scope < scopeID && release.metadata != 0 {
+                    local[release.metadata, default: TypeCounts()].releasedObjects += 1
+                    local[release.metadata, default: TypeCounts()].releasedRequestedBytes += Int(release.requested)
+                }
+                index -= 1
+            }
+        }
         // The remainder: the region's own figures less what the objects account for, so the
         // types add up to the region exactly. Its live blocks: allocated less those its thread
-        // freed while it was open (lifetimes' temporaries).
+        // freed while it was open (lifetimes' temporaries); its released ones: every other
+        // free, so that live less released over the types is the event's allocations less
+        // frees, and in bytes its net live bytes, as the round trip counts them.
         var lifetimes = profctl_lifetimes()
         let temporaries = profctl_region_lifetimes_add(scopeID, &lifetimes) == 0 ? Int(lifetimes.temporaries) : 0
         var remainder = TypeCounts(objects: region.allocations, requestedBytes: region.requestedBytes,
                                    liveObjects: max(0, region.allocations - temporaries),
-                                   liveRequestedBytes: region.retainedRequestedBytes)
+                                   liveRequestedBytes: region.retainedRequestedBytes,
+                                   releasedObjects: max(0, region.frees - temporaries),
+                                   releasedRequestedBytes: region.releasedRequestedBytes)
         for c in local.values { remainder.subtract(c) }
         if remainder != TypeCounts() { local[0] = remainder }
         guard !local.isEmpty else { return }

@@ -17,8 +17,8 @@ package enum TypeWriter {
             let findSubject = try db.prepare("SELECT subject_id FROM subjects WHERE component = ? AND strategy = ?")
             let insert = try db.prepare("""
                 INSERT INTO object_types (run_key, subject_id, kind_id, type_id, objects, requested_bytes,
-                                          live_objects, live_requested_bytes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                          live_objects, live_requested_bytes, released_objects, released_requested_bytes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var typeIDs: [String: Int64] = [:]
             for (key, c) in captured.counts.sorted(by: { ($0.key.component, $0.key.type) < ($1.key.component, $1.key.type) }) {
@@ -37,10 +37,12 @@ package enum TypeWriter {
                     typeID = id
                 }
                 try insert.run([.integer(runKey), .integer(subject), .integer(key.kind.code), .integer(typeID),
-                                .init(c.objects), .init(c.requestedBytes), .init(c.liveObjects), .init(c.liveRequestedBytes)])
+                                .init(c.objects), .init(c.requestedBytes), .init(c.liveObjects), .init(c.liveRequestedBytes),
+                                .init(c.releasedObjects), .init(c.releasedRequestedBytes)])
             }
             let types = Set(captured.counts.keys.map(\.type)).subtracting([ObjectTypeName.remainder]).count
-            try db.run("INSERT INTO object_type_runs (run_key, types, dropped) VALUES (?, ?, ?)",
+            // releases 1: this run's rows count what later events gave back (schema version 23).
+            try db.run("INSERT INTO object_type_runs (run_key, types, dropped, releases) VALUES (?, ?, ?, 1)",
                        [.integer(runKey), .init(types), .init(captured.dropped)])
         }
     }

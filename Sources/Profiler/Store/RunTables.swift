@@ -32,10 +32,11 @@ package enum RunTables {
 
     /// The counts of an `object_types` row (record --types), copied as they are; its keys
     /// (subject, kind, type name) are translated into the target's own ids.
-    package static let objectTypeCounts = ["objects", "requested_bytes", "live_objects", "live_requested_bytes"]
+    package static let objectTypeCounts = ["objects", "requested_bytes", "live_objects", "live_requested_bytes",
+                                           "released_objects", "released_requested_bytes"]
 
     /// The columns of a run's `object_type_runs` row (a run recorded with --types), besides run_key.
-    package static let objectTypeRunColumns = ["types", "dropped"]
+    package static let objectTypeRunColumns = ["types", "dropped", "releases"]
 
     /// The counts of a `sites` row (record --sites), copied as they are. Sites are not in
     /// ``perRun``: their stacks and frames are renumbered into the target's by the merge
