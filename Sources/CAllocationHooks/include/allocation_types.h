@@ -11,7 +11,8 @@
  * a region it adds 18 instructions to swift_allocObject (5 its own: 16 measured before the
  * meters' test of 2 was added; 13 the runtime's inlining lost while the pointer is not its
  * own function),
- * and nothing to malloc, free, retain or release. Names are resolved
+ * and nothing to retain or release; malloc and free keep the sites' address table while
+ * types are captured (profctl_sites_track_objects, allocation_sites.h). Names are resolved
  * by the Swift side, once per metadata, after regions close. None of it allocates:
  * the log comes from mmap.
  */
