@@ -94,6 +94,6 @@ struct LeakTypesProcessTests {
         #expect((ticker["types"] as? [[String: Any]])?.contains { $0["type"] as? String == "ProfilerCatalog.TickerScreen" } == true, "\(ticker)")
         let observers = try #require(verdicts.first { $0["strategy"] as? String == "unpruned-observers" })
         #expect(observers["types"] is NSNull, "\(observers)")
-        #expect((observers["types_note"] as? String)?.contains("record it again with --types") == true, "\(observers)")
+        #expect((observers["types_note"] as? String)?.contains("record it again with type capture on") == true, "\(observers)")
     }
 }

@@ -66,7 +66,7 @@ package enum LeakTypes {
             return (nil, "types not named: of the \(bytes) B in \(objects) blocks the instances kept when built, "
                 + "\(verdict.retainedBytes) B in \(verdict.retainedBlocks) blocks stayed, and this run's types do not record "
                 + "which objects were given back (recorded before profctl counted them, schema version 23): record it again "
-                + "with --types to name them (a run recorded with allocation sites names the functions that allocated what stayed)")
+                + "with type capture on to name them (a run recorded with allocation sites names the functions that allocated what stayed)")
         }
         return (types, nil)
     }

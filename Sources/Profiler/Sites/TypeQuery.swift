@@ -17,7 +17,7 @@ package enum TypeQuery {
                    objects, requested_bytes, live_objects, live_requested_bytes
             FROM types
             WHERE run_id = ?1 AND \(matching.sql)
-              -- Rows of objects an event only gave back (built earlier) are for check --leaks.
+              -- Rows of objects an event only gave back (built earlier) are for the leak check.
               AND (objects <> 0 OR requested_bytes <> 0 OR live_objects <> 0 OR live_requested_bytes <> 0)
             ORDER BY component, strategy, kind, remainder, objects DESC, requested_bytes DESC, type
             """, [.text(runID)] + matching.bindings).map { r in
