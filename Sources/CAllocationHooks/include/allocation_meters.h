@@ -126,8 +126,10 @@ uint32_t profctl_meters_open(void);
 int profctl_meter_watch_task(uint64_t id);
 
 /// Before closing meter `id`: waits, at most `timeout_ns`, until the task it watches has been
-/// freed. Returns 0 when it has been (or none is watched), -1 on timeout or a meter not open.
-/// It blocks the calling thread; the child's thread frees the task without waiting on anything.
+/// freed, and at most a tenth of it until the child tasks made in it (task groups' children,
+/// `Task {}`: task objects among its blocks, seen allocating) have been. Returns 0 when they
+/// have been (or there are none), -1 on timeout or a meter not open. It blocks the calling
+/// thread; a finished task's thread frees it without waiting on anything.
 int profctl_meter_await_task(uint64_t id, uint64_t timeout_ns);
 
 #ifdef __cplusplus
