@@ -5,15 +5,14 @@ import Testing
 /// fixture suite (Tests/ProfilerTestingTests/TestFiguresFixture.swift) in a child process,
 /// with the variable naming a database, and profctl reads the figures back: `runs`,
 /// `report`, `check --baseline previous` with a budget keyed on a test, and `trend`.
-/// The suite is serialized: each test runs the fixture in child processes, and load widens
-/// the task-teardown race the retained figures are exposed to (docs/ci.md, "Tests' figures").
+/// The suite is serialized: each test runs the fixture in child processes.
 @Suite("PROFCTL_TEST_DB", .serialized)
 struct TestFiguresProcessTests {
     /// The run's scenario: the fixture's test target.
     static let scenario = "ProfilerTestingTests"
     static let keepsABlock = "TestFiguresFixture/keepsABlock()"
-    /// What docs/ci.md recommends for retained figures, which a task torn down late can
-    /// raise by 2 blocks (2,032 B seen); keepsABlock's 512 B more still fails bytes_allocated.
+    /// What docs/ci.md recommends for retained figures (a test first to fill a process-wide
+    /// cache keeps it); keepsABlock's 512 B more still fails bytes_allocated.
     static let retainedTolerance = ["--tolerance", "bytes_retained=2048", "--tolerance", "blocks_retained=2"]
 
     /// What a trait's failure message says it measured, per test name (a parameterized
@@ -100,27 +99,16 @@ struct TestFiguresProcessTests {
         #expect(rows[Self.keepsABlock]?["peak_limit"] is NSNull)
     }
 
-    /// Whether a fixture process failed only by the known late teardown (docs/testing.md,
-    /// "Exactness"; seen in CI under load): freesItsScratch's `.noLeaks` charged with the
-    /// body task's own blocks (2 of 1,016 B), freed just after its meter closed. Its
-    /// figures are still recorded, and this test gates on bytes_allocated, which it leaves alone.
-    static func onlyLateTeardown(_ output: String) -> Bool {
-        let limits = output.components(separatedBy: "exceeded its memory limit").count
-        return limits > 1 && limits == output.components(separatedBy: "freesItsScratch() exceeded its memory limit").count
-            && limits == output.components(separatedBy: "leaked: 2032 B in 2 blocks").count
-    }
-
     @Test("check --baseline previous with a budget keyed on a test passes a repeat and names the test that regressed; trend shows it")
     func checkAndTrendOnTestFigures() throws {
         let folder = try TemporaryFolder()
         // Two identical runs, then a third whose keepsABlock keeps 512 bytes more.
         for extra in [0, 0, 512] {
             let run = try Self.runFixture(mode: "pass", database: "tests.sqlite", extraBytes: extra, in: folder.url)
-            try #require(run.status == 0 || Self.onlyLateTeardown(run.stdout + run.stderr), "\(run.stdout)\(run.stderr)")
+            try #require(run.status == 0, "\(run.stdout)\(run.stderr)")
         }
         let rows = try Self.reportRows(folder.url)
-        // bytes_allocated, not bytes_retained: a body's task torn down late adds to the retained
-        // figures only (retainedTolerance), and this test must not depend on load.
+        // bytes_allocated: the figure keepsABlock's extra bytes change whatever else it keeps.
         let grown = try #require(rows[Self.keepsABlock]?["bytes_allocated"] as? Double)
         // Between the first runs' figure and the third's: the third is over it.
         try Data("""
@@ -166,10 +154,10 @@ struct TestFiguresProcessTests {
         let set = try Self.runFixture(mode: "tight", database: "tests.sqlite", in: other.url)
         let without = Self.measured(in: unset.stdout + unset.stderr), with = Self.measured(in: set.stdout + set.stderr)
         #expect(without.count == 3)
-        // Retained figures are left out: under load the task that ran a body may be torn down
-        // just after its measurement ended, its 2 blocks then counted as retained (docs/ci.md).
+        // Every figure, retained ones too: a body's task is released before its meter closes
+        // (TaskMeter), so what it kept no longer depends on load.
         func counted(_ figures: [String: [Measured]]) -> [String: [[Double]]] {
-            figures.mapValues { $0.map { [$0.allocations, $0.bytes, $0.peak] } }
+            figures.mapValues { $0.map { [$0.allocations, $0.bytes, $0.peak, $0.retained, $0.blocks] } }
         }
         #expect(counted(without) == counted(with))
     }

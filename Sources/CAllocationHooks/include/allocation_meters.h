@@ -120,6 +120,18 @@ int profctl_meter_close(uint64_t id, profctl_meter_result *result);
 /// Meters open now.
 uint32_t profctl_meters_open(void);
 
+/// Called from the child task a measured async body runs in: meter `id` watches the free of
+/// that task's object, which comes after the task's own blocks are freed. Returns 0, or -1
+/// when the meter is not open or no task is running.
+int profctl_meter_watch_task(uint64_t id);
+
+/// Before closing meter `id`: waits, at most `timeout_ns`, until the task it watches has been
+/// freed, and at most a tenth of it until the child tasks made in it (task groups' children,
+/// `Task {}`: task objects among its blocks, seen allocating) have been. Returns 0 when they
+/// have been (or there are none), -1 on timeout or a meter not open. It blocks the calling
+/// thread; a finished task's thread frees it without waiting on anything.
+int profctl_meter_await_task(uint64_t id, uint64_t timeout_ns);
+
 #ifdef __cplusplus
 }
 #endif
