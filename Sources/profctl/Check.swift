@@ -89,14 +89,6 @@ struct Check: ParsableCommand, Exemplified {
     @Option(help: FormatOption<CheckFormats>.help())
     var format = FormatOption<CheckFormats>(.table)
 
-    /// --tolerance read once, by validate(): what request() uses.
-    var tolerances: Tolerances?
-
-    enum CodingKeys: CodingKey {
-        case database, store, selection, baseline, tolerance, budget, alpha, minimumEffect, minimumEffectNanoseconds,
-             failOnImprovement, allowMissing, mismatch, leaks, format
-    }
-
     mutating func validate() throws {
         if baseline?.isEmpty == true { throw ValidationError("--baseline is empty; give RUN_ID, LABEL, previous or median:N") }
         if leaks && baseline != nil {
@@ -115,7 +107,9 @@ struct Check: ParsableCommand, Exemplified {
         for text in tolerance where text.hasPrefix("=") {
             throw ValidationError("--tolerance \(text): a metric name goes before '=' (metric=amount), or leave '=' out for every metric")
         }
-        tolerances = try readTolerances()
+        // Read here for the usage error (exit 64), and again by request(): a stored property
+        // beside the options would cost the parse a protocol-conformance scan of its own type.
+        _ = try readTolerances()
         guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
         guard minimumEffect >= 0 && minimumEffect.isFinite else {
             throw ValidationError("--min-effect must be a number of at least 0 (got \(minimumEffect))")
@@ -140,8 +134,7 @@ struct Check: ParsableCommand, Exemplified {
 
     func request() throws -> CheckRequest {
         var request = CheckRequest(baseline: baseline)
-        // validate() has read them whenever the parser made this command.
-        request.tolerances = try tolerances ?? readTolerances()
+        request.tolerances = try readTolerances()
         request.statistics = StatisticsOptions(alpha: alpha, minimumEffect: minimumEffect / 100,
                                                minimumEffectNanoseconds: minimumEffectNanoseconds)
         if let budget {

@@ -178,6 +178,28 @@ struct CheckEngineTests {
         #expect(CheckResult(run: run, baselines: [], verdicts: allowed).outcome == .pass)
     }
 
+    @Test("parameters: the same text differs in nothing, nor do the same values in another order; another value is named")
+    func parameterDifferencesByText() {
+        func run(_ id: String, _ parameters: String) -> RunInfo {
+            RunInfo([.text(id), .text(parameters)], columns: ["run_id": 0, "parameters": 1])
+        }
+        let now = run("aaaaaaaa-1", #"{"instances":60,"repeats":1,"strategies":["eager","lazy"]}"#)
+        #expect(BaselineResolver.parameterDifferences(now, [run("bbbbbbbb-1", now.parameters)]).isEmpty)
+        #expect(BaselineResolver.parameterDifferences(now, [run("bbbbbbbb-1", #"{"strategies":["eager","lazy"],"repeats":1,"instances":60}"#)]).isEmpty)
+        let other = run("bbbbbbbb-1", #"{"instances":5,"repeats":3,"strategies":["eager","lazy"]}"#)
+        #expect(BaselineResolver.parameterDifferences(now, [other]) == ["instances 5 in bbbbbbbb vs 60", "repeats 3 in bbbbbbbb vs 1"])
+        #expect(BaselineResolver.workloadDifferences(now, [other]) == ["instances 5 in bbbbbbbb vs 60"])
+        #expect(BaselineResolver.parameterDifferences(now, [run("cccccccc-1", now.parameters), other]).count == 2)
+    }
+
+    @Test("a run's column names, split without Foundation, are the names SELECT lists")
+    func runColumnNames() {
+        #expect(RunInfo.columnNames == RunInfo.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(RunInfo.columnNames.first == "run_id" && RunInfo.columnNames.last == "arc_toolchain")
+        #expect(RunInfo.positions.count == RunInfo.columnNames.count)
+        #expect(RunInfo.positions["parameters"] == RunInfo.columnNames.firstIndex(of: "parameters"))
+    }
+
     @Test("a budgets file with a mistake says where", arguments: [
         ("budgets: 3\n", 1, 10, "must be a list"),
         ("budgets:\n  - scenario: s\n    metric: m\n", 2, 5, "needs `max:` or `min:`"),

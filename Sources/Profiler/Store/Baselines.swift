@@ -28,7 +28,7 @@ package enum Baselines {
 
     /// The run a label names for a scenario.
     package static func run(named name: String, scenario: String, in db: any SQLRowSource) throws -> RunInfo? {
-        let columns = RunInfo.columns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let columns = RunInfo.columnNames.map { "r." + $0 }
         return try db.rows("""
             SELECT \(columns.joined(separator: ", "))
             FROM baselines b JOIN runs r ON r.run_id = b.run_id WHERE b.name = ? AND b.scenario = ?
