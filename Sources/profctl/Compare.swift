@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Compare: ParsableCommand, Exemplified {
+struct Compare: StoreCommand, Exemplified {
     static let examples = [
         "profctl compare 2d0aa0d3 8c66a13e",
         "profctl compare main latest --format markdown",
@@ -30,8 +30,7 @@ struct Compare: ParsableCommand, Exemplified {
     @Argument(help: "The later run.") var second: String
     @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
-    func run() throws {
-        try reportingStoreErrors {
+    func execute() throws {
             let db = try store.open(database)
             let later = try RunQueries.resolve(second, in: db)
             let earlier = try BaselineResolver.resolve(first, for: later, in: db)
@@ -49,7 +48,6 @@ struct Compare: ParsableCommand, Exemplified {
             if !differences.isEmpty { Console.message("note: the runs differ in environment: " + differences.joined(separator: "; ")) }
             Console.output(try format.format.render(CheckOutput.table(verdicts)))
         }
-    }
 
     /// "A (baseline): ..." and "B: ...": which run is which, on stdout for text formats,
     /// on stderr for csv and json so their output stays one table.

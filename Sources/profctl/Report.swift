@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Report: ParsableCommand, Exemplified {
+struct Report: StoreCommand, Exemplified {
     static let examples = [
         "profctl report",
         "profctl report --scenario image-cache --format json",
@@ -45,8 +45,7 @@ struct Report: ParsableCommand, Exemplified {
         try OutputPath.validate(output)
     }
 
-    func run() throws {
-        try reportingStoreErrors {
+    func execute() throws {
             let db = try store.open(database)
             let runs = try selection.runs(in: db)
             try selection.notePassedOver(shown: runs, in: db)
@@ -95,5 +94,4 @@ struct Report: ParsableCommand, Exemplified {
                 Console.output(text)
             }
         }
-    }
 }

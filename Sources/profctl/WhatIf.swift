@@ -5,7 +5,7 @@ import ProfilerCLI
 
 extension CapacityUnit: ExpressibleByArgument {}
 
-struct WhatIf: ParsableCommand, Exemplified {
+struct WhatIf: StoreCommand, Exemplified {
     static let examples = [
         "profctl record image-cache --set requests=2000 --quiet && profctl whatif",
         "profctl whatif --policy lru,sieve --capacity 256KB,1MB,4MB",
@@ -104,8 +104,7 @@ struct WhatIf: ParsableCommand, Exemplified {
         return value
     }
 
-    func run() throws {
-        try reportingStoreErrors {
+    func execute() throws {
             let db = try store.open(database)
             let run = try resolveRun(db)
             noteIncomplete([run])
@@ -134,7 +133,6 @@ struct WhatIf: ParsableCommand, Exemplified {
                 : try format.format.render(table)
             try emit(text)
         }
-    }
 
     /// The HTML report's charts for a run with cache lookups: every policy at the default
     /// capacities over its first strategy's trace; none for a run without lookups.
