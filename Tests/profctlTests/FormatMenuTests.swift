@@ -27,9 +27,12 @@ struct FormatMenuTests {
             } catch {
                 #expect(Profctl.exitCode(for: error).rawValue == 64)
                 let quoted = offered.map { "'\($0)'" }
-                // argument-parser's words: "'a' and 'b'", "'a', 'b' or 'c'".
+                // argument-parser's words: "'a' and 'b'", "'a', 'b' or 'c'"; past a few
+                // choices, a list of "  - a" lines instead (a sixth table format is one).
                 let choices = quoted.dropLast().joined(separator: ", ") + (quoted.count == 2 ? " and " : " or ") + (quoted.last ?? "")
-                #expect(Profctl.fullMessage(for: error).contains("Please provide one of \(choices)."), "\(command) \(name)")
+                let listed = "Please provide one of the following:\n" + offered.map { "  - \($0)" }.joined(separator: "\n") + "\n"
+                let message = Profctl.fullMessage(for: error)
+                #expect(message.contains("Please provide one of \(choices).") || message.contains(listed), "\(command) \(name)")
             }
         }
         for name in offered {
