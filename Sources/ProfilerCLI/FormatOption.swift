@@ -29,3 +29,13 @@ package struct FormatOption<Menu: FormatMenu>: ExpressibleByArgument, Sendable, 
 
 /// `--format` of a command that prints tables.
 package typealias TableFormat = FormatOption<TableFormats>
+
+/// A `--format` option's menu, read from the option's type alone (no parsed value), so
+/// docs/cli.md's synopses spell each command's formats from its menu (GeneratedDocsTests).
+package protocol FormatMenuOption {
+    static var offered: [OutputFormat] { get }
+}
+
+extension FormatOption: FormatMenuOption {
+    package static var offered: [OutputFormat] { Menu.formats }
+}

@@ -20,7 +20,7 @@ public enum ProfilerMain {
         RecordArguments.describedScenarios = scenarios
         do {
             var command = try CompletionScriptCheck.parse(arguments, as: UserRecord.self)
-            try command.run()
+            try command.runAsProfctl()
         } catch {
             // A misspelt option's value can fail validation first: name the option instead.
             UserRecord.exitOnMistakenName(in: arguments, after: error)
@@ -31,7 +31,7 @@ public enum ProfilerMain {
 }
 
 /// `record` for a user's registry of scenarios.
-struct UserRecord: ParsableCommand {
+struct UserRecord: ProfctlCommand {
     nonisolated(unsafe) static var scenarios: [any Scenario] = []
 
     static var configuration: CommandConfiguration {
@@ -81,10 +81,8 @@ struct UserRecord: ParsableCommand {
         plans = try resolvePlans()
     }
 
-    func run() throws {
-        try reportingErrors {
-            // validate() has resolved them whenever the parser made this command.
-            try options.record(try plans ?? resolvePlans())
-        }
+    func execute() throws {
+        // validate() has resolved them whenever the parser made this command.
+        try options.record(try plans ?? resolvePlans())
     }
 }

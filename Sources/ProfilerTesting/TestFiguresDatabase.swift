@@ -108,7 +108,7 @@ private final class TargetRun: @unchecked Sendable {
         try recorder.record(Event(
             kind: .create, component: component, strategy: strategy, repeatIndex: 0, instance: instance,
             allocations: Int(clamping: figures.allocations), frees: Int(clamping: figures.frees),
-            requestedBytes: Int(clamping: figures.retainedBytes), usableBytes: 0, durationNanoseconds: 0))
+            netLiveBytes: Int(clamping: figures.retainedBytes), netLiveUsableBytes: 0, durationNanoseconds: 0))
         var metrics: [(String, UInt64?)] = [
             ("bytes_allocated", figures.bytes), ("peak_bytes", figures.peakBytes),
             ("blocks_retained", figures.retainedBlocks), ("rounds", UInt64(max(limits.growthRounds ?? 1, 1))),

@@ -17,7 +17,7 @@ struct Baseline: ParsableCommand, Exemplified {
         subcommands: [Set.self, List.self, Remove.self]
     )
 
-    struct Set: ParsableCommand, Exemplified {
+    struct Set: StoreCommand, Exemplified {
         static let examples = ["profctl baseline set main", "profctl baseline set main --run 2d0aa0d3"]
         static let configuration = CommandConfiguration(
             commandName: "set",
@@ -33,22 +33,20 @@ struct Baseline: ParsableCommand, Exemplified {
             if let reason = BaselineResolver.reservedLabelReason(name) { throw ValidationError(reason) }
         }
 
-        func run() throws {
-            try reportingStoreErrors {
-                let db = try store.openForWriting(database)
-                if let reason = try BaselineResolver.runLikeLabelReason(name, in: db) {
-                    Console.error(reason)
-                    throw ExitCode(ExitCodes.usage)
-                }
-                let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
-                for run in runs { try Checker.requireComplete(run, as: "the run to label") }
-                try db.writing { for run in runs { try Baselines.set(name, run: run, in: db) } }
-                for run in runs { Console.message("\(name): \(run.scenario) run \(run.runID)") }
+        func execute() throws {
+            let db = try store.openForWriting(database)
+            if let reason = try BaselineResolver.runLikeLabelReason(name, in: db) {
+                Console.error(reason)
+                throw ExitCode(ExitCodes.usage)
             }
+            let runs = try RunReport.runs(reference: runReference, scenario: nil, in: db)
+            for run in runs { try Checker.requireComplete(run, as: "the run to label") }
+            try db.writing { for run in runs { try Baselines.set(name, run: run, in: db) } }
+            for run in runs { Console.message("\(name): \(run.scenario) run \(run.runID)") }
         }
     }
 
-    struct List: ParsableCommand, Exemplified {
+    struct List: StoreCommand, Exemplified {
         static let examples = ["profctl baseline list --format json"]
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List labels and the runs they name.")
 
@@ -56,15 +54,13 @@ struct Baseline: ParsableCommand, Exemplified {
         @OptionGroup var store: StoreOptions
         @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
-        func run() throws {
-            try reportingStoreErrors {
-                let db = try store.open(database)
-                Console.output(try format.format.render(try Baselines.list(db)))
-            }
+        func execute() throws {
+            let db = try store.open(database)
+            Console.output(try format.format.render(try Baselines.list(db)))
         }
     }
 
-    struct Remove: ParsableCommand, Exemplified {
+    struct Remove: StoreCommand, Exemplified {
         static let examples = ["profctl baseline rm main"]
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a label (from every scenario).")
 
@@ -72,16 +68,14 @@ struct Baseline: ParsableCommand, Exemplified {
         @OptionGroup var store: StoreOptions
         @Argument(help: "The label.") var name: String
 
-        func run() throws {
-            try reportingStoreErrors {
-                let db = try store.openForWriting(database)
-                let removed = try db.writing { try Baselines.remove(name, in: db) }
-                // A label that does not exist is a name typed wrong (or removed already): 64 with the labels there are.
-                guard removed > 0 else {
-                    throw UnknownNameError(kind: "label", name: name, origin: "baseline rm", known: try Baselines.names(in: db))
-                }
-                Console.message("removed \(name) from \(removed) run(s)")
+        func execute() throws {
+            let db = try store.openForWriting(database)
+            let removed = try db.writing { try Baselines.remove(name, in: db) }
+            // A label that does not exist is a name typed wrong (or removed already): 64 with the labels there are.
+            guard removed > 0 else {
+                throw UnknownNameError(kind: "label", name: name, origin: "baseline rm", known: try Baselines.names(in: db))
             }
+            Console.message("removed \(name) from \(removed) run(s)")
         }
     }
 }

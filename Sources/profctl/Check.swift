@@ -4,7 +4,7 @@ import Profiler
 import ProfilerCLI
 
 
-struct Check: ParsableCommand, Exemplified {
+struct Check: StoreCommand, Exemplified {
     static let examples = [
         "profctl check --baseline previous",
         "profctl check --baseline main --format markdown >> $GITHUB_STEP_SUMMARY",
@@ -152,10 +152,8 @@ struct Check: ParsableCommand, Exemplified {
         return request
     }
 
-    func run() throws {
+    func execute() throws {
         if leaks { return try runLeaks() }
-        var outcome = CheckOverall.pass
-        try reportingStoreErrors {
             let db = try store.open(database)
             let request = try request()
             try Self.requireUsable(budgets: request.budgets, file: budget)
@@ -219,8 +217,7 @@ struct Check: ParsableCommand, Exemplified {
                     Console.message("profctl: " + explained.message(limit: limit) + all)
                 }
             }
-            outcome = CheckOverall(results, unchecked: unchecked)
-        }
+        let outcome = CheckOverall(results, unchecked: unchecked)
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
         case .missing: throw ExitCode(ExitCodes.missingMetrics)
@@ -235,8 +232,6 @@ struct Check: ParsableCommand, Exemplified {
     /// (exit 64, its line), a run with nothing judged and a leak budget's scenario without
     /// a run are missing (exit 12), never a pass.
     func runLeaks() throws {
-        var outcome = LeakOutput.Outcome.pass
-        try reportingStoreErrors {
             let db = try store.open(database)
             let budgets = try budget.map { try Budget.load(path: $0) } ?? []
             let leakBudgets = LeakCheck.leakBudgets(budgets)
@@ -277,8 +272,7 @@ struct Check: ParsableCommand, Exemplified {
             for result in results where result.nothingJudged {
                 Console.message("profctl: \(result.run.scenario) run \(result.run.runID.prefix(8)) has no events: nothing judged, which fails as missing")
             }
-            outcome = LeakOutput.outcome(results, unchecked)
-        }
+        let outcome = LeakOutput.outcome(results, unchecked)
         switch outcome {
         case .leaks: throw ExitCode(ExitCodes.leaks)
         case .missing: throw ExitCode(ExitCodes.missingMetrics)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Compare: ParsableCommand, Exemplified {
+struct Compare: StoreCommand, Exemplified {
     static let examples = [
         "profctl compare 2d0aa0d3 8c66a13e",
         "profctl compare main latest --format markdown",
@@ -30,25 +30,23 @@ struct Compare: ParsableCommand, Exemplified {
     @Argument(help: "The later run.") var second: String
     @Option(help: TableFormat.help()) var format = TableFormat(.table)
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            let later = try RunQueries.resolve(second, in: db)
-            let earlier = try BaselineResolver.resolve(first, for: later, in: db)
-            // Two kinds of report share no metric: every row would read `new` or `missing`.
-            if let other = earlier.first(where: { $0.report != later.report }) {
-                Console.error("A is a run of \(other.scenario) (\(other.report) report), B of \(later.scenario) (\(later.report) report): "
-                    + "they have no metric in common; compare two runs of one scenario (profctl runs lists them)")
-                throw ExitCode(ExitCodes.usage)
-            }
-            let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
-            noteIncomplete(earlier + [later])
-            let heading = Self.heading(earlier: earlier, later: later)
-            if let caption = format.format.caption(heading) { Console.output(caption) } else { Console.message(heading) }
-            let differences = BaselineResolver.environmentDifferences(later, earlier)
-            if !differences.isEmpty { Console.message("note: the runs differ in environment: " + differences.joined(separator: "; ")) }
-            Console.output(try format.format.render(CheckOutput.table(verdicts)))
+    func execute() throws {
+        let db = try store.open(database)
+        let later = try RunQueries.resolve(second, in: db)
+        let earlier = try BaselineResolver.resolve(first, for: later, in: db)
+        // Two kinds of report share no metric: every row would read `new` or `missing`.
+        if let other = earlier.first(where: { $0.report != later.report }) {
+            Console.error("A is a run of \(other.scenario) (\(other.report) report), B of \(later.scenario) (\(later.report) report): "
+                + "they have no metric in common; compare two runs of one scenario (profctl runs lists them)")
+            throw ExitCode(ExitCodes.usage)
         }
+        let verdicts = try Checker.compare(later, against: earlier, CheckRequest(baseline: nil), in: db).verdicts
+        noteIncomplete(earlier + [later])
+        let heading = Self.heading(earlier: earlier, later: later)
+        if let caption = format.format.caption(heading) { Console.output(caption) } else { Console.message(heading) }
+        let differences = BaselineResolver.environmentDifferences(later, earlier)
+        if !differences.isEmpty { Console.message("note: the runs differ in environment: " + differences.joined(separator: "; ")) }
+        Console.output(try format.format.render(CheckOutput.table(verdicts)))
     }
 
     /// "A (baseline): ..." and "B: ...": which run is which, on stdout for text formats,

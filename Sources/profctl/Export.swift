@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Export: ParsableCommand, Exemplified {
+struct Export: StoreCommand, Exemplified {
     static let examples = [
         "profctl export --run latest --format chrome-trace -o trace.json",
         "profctl export --scenario lazy-list -o lazy-list.json   # then open it in ui.perfetto.dev",
@@ -39,23 +39,21 @@ struct Export: ParsableCommand, Exemplified {
         }
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            let runs = try selection.runs(in: db)
-            try selection.notePassedOver(shown: runs, in: db)
-            noteIncomplete(runs)
-            if format == .pprof {
-                try writePprof(runs, db)
-                return
-            }
-            let trace = ChromeTrace.export(try runs.map { try TraceQuery.load($0, from: db) })
-            if let output {
-                try OutputPath.write(Data(trace.utf8), to: output)
-                Console.message("wrote \(runs.count) run(s) to \(output)")
-            } else {
-                Console.output(trace)
-            }
+    func execute() throws {
+        let db = try store.open(database)
+        let runs = try selection.runs(in: db)
+        try selection.notePassedOver(shown: runs, in: db)
+        noteIncomplete(runs)
+        if format == .pprof {
+            try writePprof(runs, db)
+            return
+        }
+        let trace = ChromeTrace.export(try runs.map { try TraceQuery.load($0, from: db) })
+        if let output {
+            try OutputPath.write(Data(trace.utf8), to: output)
+            Console.message("wrote \(runs.count) run(s) to \(output)")
+        } else {
+            Console.output(trace)
         }
     }
 

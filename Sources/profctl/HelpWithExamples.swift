@@ -14,7 +14,7 @@ extension Profctl {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try CompletionScriptCheck.parse(arguments, as: Profctl.self)
-            try command.run()
+            try command.runAsProfctl()
         } catch {
             if let help = helpWithExamples(for: error, arguments: arguments) {
                 exitOnUnknownCommandInHelp(arguments)

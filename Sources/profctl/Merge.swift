@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Merge: ParsableCommand, Exemplified {
+struct Merge: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl merge history.sqlite ci-linux.sqlite ci-release.sqlite",
     ]
@@ -37,12 +37,15 @@ struct Merge: ParsableCommand, Exemplified {
         if inputs.contains(output) { throw ValidationError("\(output) is both the output and an input") }
     }
 
-    func run() throws {
-        try reportingErrors(databasesNamedBy: .arguments) {
-            for outcome in try Merger.merge(into: output, from: inputs, views: BuiltInScenarios.reportViews()) {
-                Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
-                for moved in outcome.labelsMoved { Console.message("\(outcome.input): label moved, \(moved) (set later in \(outcome.input))") }
-            }
+    /// Its databases are its arguments, not `--db`: the advice in its errors says so.
+    static func reporting(_ body: () throws -> Void) throws {
+        try reportingErrors(databasesNamedBy: .arguments, body)
+    }
+
+    func execute() throws {
+        for outcome in try Merger.merge(into: output, from: inputs, views: BuiltInScenarios.reportViews()) {
+            Console.message("\(outcome.input): \(outcome.runsAdded) runs added, \(outcome.runsAlreadyPresent) already in \(output)")
+            for moved in outcome.labelsMoved { Console.message("\(outcome.input): label moved, \(moved) (set later in \(outcome.input))") }
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Migrate: ParsableCommand, Exemplified {
+struct Migrate: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl migrate",
         "profctl migrate --status --db old.sqlite",
@@ -22,23 +22,21 @@ struct Migrate: ParsableCommand, Exemplified {
     @Flag(help: "Only show applied and pending migrations; change nothing.")
     var status = false
 
-    func run() throws {
-        try reportingErrors {
-            let migrator = Migrator()
-            if status {
-                let db = try ProfileStore.openForInspection(path: database.path)
-                let rows = try migrator.status(of: db)
-                Console.output(TableRenderer().render(ResultTable(
-                    columns: ["version", "name", "state", "applied_at"],
-                    rows: rows.map { [.init($0.version), .text($0.name), .text($0.state.rawValue), SQLValue($0.appliedAt)] })))
-                return
-            }
-            let (_, applied) = try ProfileStore.openAndMigrate(path: database.path, migrator: migrator,
-                                                                views: BuiltInScenarios.reportViews())
-            let names = applied.compactMap { v in migrator.migrations.first { $0.version == v }.map { "\(v) (\($0.name))" } }
-            Console.message(applied.isEmpty
-                ? "\(database.path) is up to date at schema version \(migrator.latestVersion)"
-                : "\(database.path): applied \(names.joined(separator: ", ")); now at schema version \(migrator.latestVersion)")
+    func execute() throws {
+        let migrator = Migrator()
+        if status {
+            let db = try ProfileStore.openForInspection(path: database.path)
+            let rows = try migrator.status(of: db)
+            Console.output(TableRenderer().render(ResultTable(
+                columns: ["version", "name", "state", "applied_at"],
+                rows: rows.map { [.init($0.version), .text($0.name), .text($0.state.rawValue), SQLValue($0.appliedAt)] })))
+            return
         }
+        let (_, applied) = try ProfileStore.openAndMigrate(path: database.path, migrator: migrator,
+                                                            views: BuiltInScenarios.reportViews())
+        let names = applied.compactMap { v in migrator.migrations.first { $0.version == v }.map { "\(v) (\($0.name))" } }
+        Console.message(applied.isEmpty
+            ? "\(database.path) is up to date at schema version \(migrator.latestVersion)"
+            : "\(database.path): applied \(names.joined(separator: ", ")); now at schema version \(migrator.latestVersion)")
     }
 }

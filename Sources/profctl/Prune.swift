@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Prune: ParsableCommand, Exemplified {
+struct Prune: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl prune --aborted --dry-run",
         "profctl prune --aborted --db profile.sqlite",
@@ -34,17 +34,15 @@ struct Prune: ParsableCommand, Exemplified {
         }
     }
 
-    func run() throws {
-        try reportingErrors {
-            let runs = try RunPruning.pruneAborted(database: database.path, dryRun: dryRun)
-            Console.output(TableRenderer().render(ResultTable(
-                columns: ["run_id", "scenario", "started_at", "events", "reason"],
-                rows: runs.map { [.text($0.runID), .text($0.scenario), .text($0.startedAt), .integer($0.events), SQLValue($0.reason)] })))
-            let events = runs.reduce(0) { $0 + $1.events }
-            let what = "\(runs.count) aborted run\(runs.count == 1 ? "" : "s") (\(events) events)"
-            Console.message(runs.isEmpty ? "\(database.path) holds no aborted runs; nothing to delete"
-                : dryRun ? "would delete \(what) from \(database.path); run without --dry-run to delete them"
-                : "deleted \(what) from \(database.path)")
-        }
+    func execute() throws {
+        let runs = try RunPruning.pruneAborted(database: database.path, dryRun: dryRun)
+        Console.output(TableRenderer().render(ResultTable(
+            columns: ["run_id", "scenario", "started_at", "events", "reason"],
+            rows: runs.map { [.text($0.runID), .text($0.scenario), .text($0.startedAt), .integer($0.events), SQLValue($0.reason)] })))
+        let events = runs.reduce(0) { $0 + $1.events }
+        let what = "\(runs.count) aborted run\(runs.count == 1 ? "" : "s") (\(events) events)"
+        Console.message(runs.isEmpty ? "\(database.path) holds no aborted runs; nothing to delete"
+            : dryRun ? "would delete \(what) from \(database.path); run without --dry-run to delete them"
+            : "deleted \(what) from \(database.path)")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Push: ParsableCommand, Exemplified {
+struct Push: StoreCommand, Exemplified {
     static let examples = [
         "profctl push --to postgres://ci@db.example/profctl",
         "PROFCTL_STORE=postgres://ci@db.example/profctl profctl push --db ci.sqlite",
@@ -43,12 +43,10 @@ struct Push: ParsableCommand, Exemplified {
         try StoreTarget.validate(target, flag: "--to")
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let summary = try SharedStoreLink.require().push(from: database.path, to: target, includeIncomplete: includeIncomplete) { line in
-                if !quiet { Console.message(line) }
-            }
-            Console.message(summary)
+    func execute() throws {
+        let summary = try SharedStoreLink.require().push(from: database.path, to: target, includeIncomplete: includeIncomplete) { line in
+            if !quiet { Console.message(line) }
         }
+        Console.message(summary)
     }
 }

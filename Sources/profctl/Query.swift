@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Query: ParsableCommand, Exemplified {
+struct Query: StoreCommand, Exemplified {
     static let examples = [
         "profctl query 'SELECT component, strategy, bytes_per_instance FROM savings' --format csv",
         "profctl query 'SELECT kind, count(*) FROM event_log GROUP BY kind'",
@@ -47,20 +47,18 @@ struct Query: ParsableCommand, Exemplified {
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1 (got \(maxRows))") }
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let limits = QueryLimits(seconds: timeout, maxRows: maxRows)
-            let result = if let url = store.url {
-                try SharedStoreLink.require().query(sql, target: url, limits: limits)
-            } else {
-                try Self.namingRelations(in: ProfileStore.openForReading(path: database.path)) { db in
-                    try ReadOnlyQuery.run(sql, on: db, limits: limits)
-                }
+    func execute() throws {
+        let limits = QueryLimits(seconds: timeout, maxRows: maxRows)
+        let result = if let url = store.url {
+            try SharedStoreLink.require().query(sql, target: url, limits: limits)
+        } else {
+            try Self.namingRelations(in: ProfileStore.openForReading(path: database.path)) { db in
+                try ReadOnlyQuery.run(sql, on: db, limits: limits)
             }
-            Console.output(try format.format.render(result.table))
-            if result.truncated {
-                Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")
-            }
+        }
+        Console.output(try format.format.render(result.table))
+        if result.truncated {
+            Console.message("profctl: output truncated to the first \(maxRows) rows; raise --max-rows or add a LIMIT")
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Record: ParsableCommand, Exemplified {
+struct Record: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl record lazy-container",
         "profctl record image-cache lazy-list composite-cell identity live-room",
@@ -43,10 +43,8 @@ struct Record: ParsableCommand, Exemplified {
         plans = try options.plans(for: scenarios, lookUp: BuiltInScenarios.named)
     }
 
-    func run() throws {
-        try reportingErrors {
-            // validate() has resolved them whenever the parser made this command.
-            try options.record(try plans ?? options.plans(for: scenarios, lookUp: BuiltInScenarios.named))
-        }
+    func execute() throws {
+        // validate() has resolved them whenever the parser made this command.
+        try options.record(try plans ?? options.plans(for: scenarios, lookUp: BuiltInScenarios.named))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Report: ParsableCommand, Exemplified {
+struct Report: StoreCommand, Exemplified {
     static let examples = [
         "profctl report",
         "profctl report --scenario image-cache --format json",
@@ -45,55 +45,53 @@ struct Report: ParsableCommand, Exemplified {
         try OutputPath.validate(output)
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            let runs = try selection.runs(in: db)
-            try selection.notePassedOver(shown: runs, in: db)
-            noteIncomplete(runs)
-            let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
-            // --bytes usable changes savings reports only: asked of none, it would be dropped silently.
-            if bytes == .usable, !reports.isEmpty, reports.allSatisfy({ $0.measure == nil }) {
-                let shown = reports.map(\.run.scenario).joined(separator: ", ")
-                Console.error("--bytes usable applies to savings reports (bytes per instance: lazy-container and those like it); the report of \(shown) has no usable bytes to show: leave out --bytes")
-                throw ExitCode(ExitCodes.usage)
-            }
-            let text: String
-            if format == .html {
-                let sections = try reports.map { report in
-                    var section = HTMLReport.Section(report: report, timeline: try TimelineQuery.load(report.run, from: db))
-                    // The shared store (--store) has no size-class view yet, nor does a file from
-                    // before schema version 8 (reading never migrates): no charts there.
-                    if try db.hasRelation("size_classes") {
-                        section.sizeClasses = try SizeClassQuery.load(report.run, from: db)
-                    }
-                    // Sites live in the file only (docs/fleet.md): the store's runs have none, nor
-                    // does a file from before schema version 7 (no site tables).
-                    if try db.hasRelation("site_runs"), try SiteQuery.hasSites(report.run.runID, in: db) {
-                        let rows = try SiteQuery.rows(runID: report.run.runID, in: db)
-                        section.siteCharts = SiteIcicle.charts(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db))
-                    }
-                    // A cache run's curves (profctl whatif): the file's version 13, the store's 12.
-                    if try db.hasRelation("cache_trace") {
-                        section.whatIfCharts = try WhatIf.reportCharts(report.run, in: db)
-                    }
-                    // Which Swift types fill the bytes (record --types), or a note on how to get them.
-                    let run = report.run
-                    section.types = try TypeQuery.forReport(report, in: db)
-                        .map { .recorded($0, everyType: "profctl types --run \(run.runID)") }
-                        ?? .notRecorded(howToRecord: "profctl record \(run.scenario) --types")
-                    return section
+    func execute() throws {
+        let db = try store.open(database)
+        let runs = try selection.runs(in: db)
+        try selection.notePassedOver(shown: runs, in: db)
+        noteIncomplete(runs)
+        let reports = try runs.map { try RunReport.load($0, measure: bytes, catalog: BuiltInScenarios.reportCatalog(in: db), from: db) }
+        // --bytes usable changes savings reports only: asked of none, it would be dropped silently.
+        if bytes == .usable, !reports.isEmpty, reports.allSatisfy({ $0.measure == nil }) {
+            let shown = reports.map(\.run.scenario).joined(separator: ", ")
+            Console.error("--bytes usable applies to savings reports (bytes per instance: lazy-container and those like it); the report of \(shown) has no usable bytes to show: leave out --bytes")
+            throw ExitCode(ExitCodes.usage)
+        }
+        let text: String
+        if format == .html {
+            let sections = try reports.map { report in
+                var section = HTMLReport.Section(report: report, timeline: try TimelineQuery.load(report.run, from: db))
+                // The shared store (--store) has no size-class view yet, nor does a file from
+                // before schema version 8 (reading never migrates): no charts there.
+                if try db.hasRelation("size_classes") {
+                    section.sizeClasses = try SizeClassQuery.load(report.run, from: db)
                 }
-                text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))
-            } else {
-                text = try ReportPrinter.render(reports, format: format.format)
+                // Sites live in the file only (docs/fleet.md): the store's runs have none, nor
+                // does a file from before schema version 7 (no site tables).
+                if try db.hasRelation("site_runs"), try SiteQuery.hasSites(report.run.runID, in: db) {
+                    let rows = try SiteQuery.rows(runID: report.run.runID, in: db)
+                    section.siteCharts = SiteIcicle.charts(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db))
+                }
+                // A cache run's curves (profctl whatif): the file's version 13, the store's 12.
+                if try db.hasRelation("cache_trace") {
+                    section.whatIfCharts = try WhatIf.reportCharts(report.run, in: db)
+                }
+                // Which Swift types fill the bytes (record --types), or a note on how to get them.
+                let run = report.run
+                section.types = try TypeQuery.forReport(report, in: db)
+                    .map { .recorded($0, everyType: "profctl types --run \(run.runID)") }
+                    ?? .notRecorded(howToRecord: "profctl record \(run.scenario) --types")
+                return section
             }
-            if let output {
-                try OutputPath.write(Data(text.utf8), to: output)
-                Console.message("wrote \(reports.count) report(s) to \(output)")
-            } else {
-                Console.output(text)
-            }
+            text = HTMLReport.render(sections, generatedAt: Date().formatted(.iso8601))
+        } else {
+            text = try ReportPrinter.render(reports, format: format.format)
+        }
+        if let output {
+            try OutputPath.write(Data(text.utf8), to: output)
+            Console.message("wrote \(reports.count) report(s) to \(output)")
+        } else {
+            Console.output(text)
         }
     }
 }

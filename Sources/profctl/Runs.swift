@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Runs: ParsableCommand, Exemplified {
+struct Runs: StoreCommand, Exemplified {
     static let examples = [
         "profctl runs",
         "profctl runs --limit 5 --format json",
@@ -30,17 +30,15 @@ struct Runs: ParsableCommand, Exemplified {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            let runs = try RunQueries.list(db, limit: limit)
-            let table = ResultTable(
-                columns: ["run_id", "scenario", "status", "started_at", "build", "git_commit", "parameters"],
-                rows: runs.map { r in
-                    [.text(r.runID), .text(r.scenario), .text(r.status), .text(r.startedAt),
-                     .text(r.buildConfiguration), SQLValue(r.gitCommit.map { String($0.prefix(12)) }), .text(r.parameters)]
-                })
-            Console.output(try format.format.render(table))
-        }
+    func execute() throws {
+        let db = try store.open(database)
+        let runs = try RunQueries.list(db, limit: limit)
+        let table = ResultTable(
+            columns: ["run_id", "scenario", "status", "started_at", "build", "git_commit", "parameters"],
+            rows: runs.map { r in
+                [.text(r.runID), .text(r.scenario), .text(r.status), .text(r.startedAt),
+                 .text(r.buildConfiguration), SQLValue(r.gitCommit.map { String($0.prefix(12)) }), .text(r.parameters)]
+            })
+        Console.output(try format.format.render(table))
     }
 }

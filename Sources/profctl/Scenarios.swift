@@ -2,7 +2,7 @@ import ArgumentParser
 import Profiler
 import ProfilerCLI
 
-struct Scenarios: ParsableCommand, Exemplified {
+struct Scenarios: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl scenarios",
         "profctl scenarios --verbose",
@@ -16,7 +16,7 @@ struct Scenarios: ParsableCommand, Exemplified {
     @Flag(name: .shortAndLong, help: "Also list each scenario's parameters with their defaults and valid values.")
     var verbose = false
 
-    func run() throws {
+    func execute() throws {
         let width = BuiltInScenarios.all.map(\.name.count).max() ?? 0
         for scenario in BuiltInScenarios.all {
             let pad = String(repeating: " ", count: width - scenario.name.count)

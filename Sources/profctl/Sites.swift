@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Sites: ParsableCommand, Exemplified {
+struct Sites: ProfctlCommand, Exemplified {
     static let examples = [
         "profctl record lazy-container --sites --quiet",
         "profctl sites --component Label --strategy eager",
@@ -61,30 +61,28 @@ struct Sites: ParsableCommand, Exemplified {
         if tree && format != .table { throw ValidationError("--tree is text; leave out --format") }
     }
 
-    func run() throws {
-        try reportingErrors {
-            let db = try ProfileStore.openForReading(path: database.path)
-            if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
-            let filter = CaptureFilter(component: component, strategy: strategy, kind: kind)
-            if diff.count == 2 {
-                let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: SiteQuery.capture,
-                                                                mismatch: mismatch, in: db)
-                let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
-                                                   try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
-                Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-                return try emit(format.format.render(SiteDiff.table(differences)))
-            }
-            let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: SiteQuery.capture, in: db)
-            let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
-            if tree {
-                try emit(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
-            } else if format == .html {
-                // A page of its own: icicle charts of the call trees, then the table.
-                try emit(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
-                                         runID: run.runID, table: SiteQuery.table(rows)))
-            } else {
-                try emit(format.format.render(SiteQuery.table(rows)))
-            }
+    func execute() throws {
+        let db = try ProfileStore.openForReading(path: database.path)
+        if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
+        let filter = CaptureFilter(component: component, strategy: strategy, kind: kind)
+        if diff.count == 2 {
+            let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: SiteQuery.capture,
+                                                            mismatch: mismatch, in: db)
+            let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
+                                               try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
+            Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
+            return try emit(format.format.render(SiteDiff.table(differences)))
+        }
+        let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: SiteQuery.capture, in: db)
+        let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)
+        if tree {
+            try emit(SiteQuery.tree(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db)))
+        } else if format == .html {
+            // A page of its own: icicle charts of the call trees, then the table.
+            try emit(SiteIcicle.page(rows, stacks: try SiteQuery.stacks(Set(rows.map(\.stackID)), in: db),
+                                     runID: run.runID, table: SiteQuery.table(rows)))
+        } else {
+            try emit(format.format.render(SiteQuery.table(rows)))
         }
     }
 

@@ -18,3 +18,13 @@ func reportingStoreErrors(_ body: () throws -> Void) throws {
         }
     }
 }
+
+/// A command that may read or write the PostgreSQL store (`--store URL`): its errors are
+/// reported by `reportingStoreErrors`.
+protocol StoreCommand: ProfctlCommand {}
+
+extension StoreCommand {
+    static func reporting(_ body: () throws -> Void) throws {
+        try reportingStoreErrors(body)
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct TrendCommand: ParsableCommand, Exemplified {
+struct TrendCommand: StoreCommand, Exemplified {
     static let examples = [
         "profctl trend --scenario lazy-container --component Label --strategy eager --metric bytes_per_instance",
         "profctl trend --scenario image-cache --strategy strong-cache --metric live_bytes_while_shown --format csv",
@@ -80,56 +80,54 @@ struct TrendCommand: ParsableCommand, Exemplified {
         }
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            // validate() has checked them whenever the parser made this command.
-            let parameters = try changePointParameters ?? parameters()
-            let db = try store.open(database)
-            try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db)
-            let names = try ScenarioNames.load(scenario, in: db)
-            try names.check(metric: nil, component: nil, strategy: strategy, origin: "--strategy")
-            try names.check(metric: nil, component: component, strategy: nil, origin: "--component")
-            // One type's objects per instance is a metric of the runs recorded with --types
-            // (an unknown type exits 64 with the known ones); the family alone names many.
-            if metric == TypeMetricName.family {
-                Console.error("--metric \(TypeMetricName.family) stands for every type's metric; trend one type's, "
-                    + "--metric '\(TypeMetricName(type: "TYPE").name)' (profctl types lists a run's types)")
-                throw ExitCode(ExitCodes.usage)
+    func execute() throws {
+        // validate() has checked them whenever the parser made this command.
+        let parameters = try changePointParameters ?? parameters()
+        let db = try store.open(database)
+        try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db)
+        let names = try ScenarioNames.load(scenario, in: db)
+        try names.check(metric: nil, component: nil, strategy: strategy, origin: "--strategy")
+        try names.check(metric: nil, component: component, strategy: nil, origin: "--component")
+        // One type's objects per instance is a metric of the runs recorded with --types
+        // (an unknown type exits 64 with the known ones); the family alone names many.
+        if metric == TypeMetricName.family {
+            Console.error("--metric \(TypeMetricName.family) stands for every type's metric; trend one type's, "
+                + "--metric '\(TypeMetricName(type: "TYPE").name)' (profctl types lists a run's types)")
+            throw ExitCode(ExitCodes.usage)
+        }
+        if let metric {
+            if let typeMetric = TypeMetricName(metric) {
+                try TypeMetric.requireKnown(typeMetric.type, scenario: scenario, origin: "--metric", in: db)
+            } else {
+                try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric")
             }
-            if let metric {
-                if let typeMetric = TypeMetricName(metric) {
-                    try TypeMetric.requireKnown(typeMetric.type, scenario: scenario, origin: "--metric", in: db)
-                } else {
-                    try names.check(metric: metric, component: nil, strategy: nil, origin: "--metric")
-                }
-            }
-            let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
-                                                  limit: limit, in: db)
-            guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }
-            guard !series.isEmpty else {
-                let what = metric.map { "no metric '\($0)'" } ?? "no metric"
-                throw ScenarioError.invalidOption("\(what)\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
-            }
-            let found = series.map { Trend.changes(in: $0, parameters: parameters) }
-            if changes {
-                Console.output(try format.format.render(TrendTables.changes(found.flatMap { $0 }, runs: runs)))
-                let count = found.reduce(0) { $0 + $1.count }
-                Console.message("\(count) level shift\(count == 1 ? "" : "s") in \(series.count) series over \(runs.count) runs")
-                return
-            }
-            Console.output(try format.format.render(TrendTables.points(series, changes: found)))
-            if series.count > 1 {
-                Console.message("\(series.count) series of \(metric ?? ""): " + series.map(\.label).joined(separator: ", ")
-                                + " (--component and --strategy pick one)")
-            }
-            let shifted = found.filter { !$0.isEmpty }
-            if !shifted.isEmpty {
-                let count = shifted.reduce(0) { $0 + $1.count }
-                Console.message("\(count) level shift\(count == 1 ? "" : "s") in \(shifted.count) of \(series.count) series (rows with shift_pct; --changes lists only them)")
-            }
-            if format == .table && isatty(STDOUT_FILENO) != 0 {
-                Console.output("\n" + TrendTables.sparklines(series, changes: found) + "\n")
-            }
+        }
+        let (runs, series) = try Trend.series(scenario: scenario, metric: metric, component: component, strategy: strategy,
+                                              limit: limit, in: db)
+        guard !runs.isEmpty else { throw NoCompleteRun(scenario: scenario, path: db.storeName) }
+        guard !series.isEmpty else {
+            let what = metric.map { "no metric '\($0)'" } ?? "no metric"
+            throw ScenarioError.invalidOption("\(what)\(component.map { " of \($0)" } ?? "")\(strategy.map { " for \($0)" } ?? "") in \(scenario) runs")
+        }
+        let found = series.map { Trend.changes(in: $0, parameters: parameters) }
+        if changes {
+            Console.output(try format.format.render(TrendTables.changes(found.flatMap { $0 }, runs: runs)))
+            let count = found.reduce(0) { $0 + $1.count }
+            Console.message("\(count) level shift\(count == 1 ? "" : "s") in \(series.count) series over \(runs.count) runs")
+            return
+        }
+        Console.output(try format.format.render(TrendTables.points(series, changes: found)))
+        if series.count > 1 {
+            Console.message("\(series.count) series of \(metric ?? ""): " + series.map(\.label).joined(separator: ", ")
+                            + " (--component and --strategy pick one)")
+        }
+        let shifted = found.filter { !$0.isEmpty }
+        if !shifted.isEmpty {
+            let count = shifted.reduce(0) { $0 + $1.count }
+            Console.message("\(count) level shift\(count == 1 ? "" : "s") in \(shifted.count) of \(series.count) series (rows with shift_pct; --changes lists only them)")
+        }
+        if format == .table && isatty(STDOUT_FILENO) != 0 {
+            Console.output("\n" + TrendTables.sparklines(series, changes: found) + "\n")
         }
     }
 }

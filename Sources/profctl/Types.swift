@@ -3,7 +3,7 @@ import Foundation
 import Profiler
 import ProfilerCLI
 
-struct Types: ParsableCommand, Exemplified {
+struct Types: StoreCommand, Exemplified {
     static let examples = [
         "profctl record lazy-container --types --quiet",
         "profctl types --component Label --strategy eager",
@@ -62,22 +62,20 @@ struct Types: ParsableCommand, Exemplified {
         if typeName?.isEmpty == true { throw ValidationError("--type is empty; give a type name as `profctl types` lists it") }
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
-            let filter = CaptureFilter(component: component, strategy: strategy, kind: kind, type: typeName)
-            if diff.count == 2 {
-                let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: TypeQuery.capture,
-                                                                mismatch: mismatch, in: db)
-                let differences = TypeDiff.compare(try TypeQuery.rows(runID: a.runID, filter: filter, in: db),
-                                                   try TypeQuery.rows(runID: b.runID, filter: filter, in: db))
-                Console.message("types from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-                return try emit(format.format.render(TypeDiff.table(differences)))
-            }
-            let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: TypeQuery.capture, in: db)
-            try emit(format.format.render(TypeQuery.table(try TypeQuery.rows(runID: run.runID, filter: filter, in: db))))
+    func execute() throws {
+        let db = try store.open(database)
+        if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
+        let filter = CaptureFilter(component: component, strategy: strategy, kind: kind, type: typeName)
+        if diff.count == 2 {
+            let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: TypeQuery.capture,
+                                                            mismatch: mismatch, in: db)
+            let differences = TypeDiff.compare(try TypeQuery.rows(runID: a.runID, filter: filter, in: db),
+                                               try TypeQuery.rows(runID: b.runID, filter: filter, in: db))
+            Console.message("types from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
+            return try emit(format.format.render(TypeDiff.table(differences)))
         }
+        let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: TypeQuery.capture, in: db)
+        try emit(format.format.render(TypeQuery.table(try TypeQuery.rows(runID: run.runID, filter: filter, in: db))))
     }
 
     private func emit(_ text: String) throws { try RunListingOptions.emit(text, to: output, capture: TypeQuery.capture) }

@@ -5,7 +5,7 @@ import ProfilerCLI
 
 extension CapacityUnit: ExpressibleByArgument {}
 
-struct WhatIf: ParsableCommand, Exemplified {
+struct WhatIf: StoreCommand, Exemplified {
     static let examples = [
         "profctl record image-cache --set requests=2000 --quiet && profctl whatif",
         "profctl whatif --policy lru,sieve --capacity 256KB,1MB,4MB",
@@ -104,36 +104,34 @@ struct WhatIf: ParsableCommand, Exemplified {
         return value
     }
 
-    func run() throws {
-        try reportingStoreErrors {
-            let db = try store.open(database)
-            let run = try resolveRun(db)
-            noteIncomplete([run])
-            let strategies = try CacheTraceQuery.strategies(runID: run.runID, in: db)
-            if checkReplay { return try replayCheck(run, strategies, db) }
-            let chosen = try strategy ?? strategies.first.orThrow(NoCacheLookupsError(runID: run.runID, runsWithLookups: []))
-            guard strategies.contains(chosen) else {
-                throw UnknownNameError(kind: "strategy with cache lookups", name: chosen, origin: "--strategy",
-                                       scope: "in run \(run.runID.prefix(8)) (\(run.scenario))", known: strategies)
-            }
-            let trace = try CacheTraceQuery.load(runID: run.runID, strategy: chosen, in: db)
-            let policies = try policies()
-            Console.message("""
-                whatif: run \(run.runID.prefix(8)) (\(run.scenario)), \(chosen)'s trace: \(trace.requests) lookups of \
-                \(trace.distinctKeys) keys, \(trace.totalBytes) bytes if all were kept
-                """)
-            let table: ResultTable
-            if let target = try target() {
-                table = WhatIfAnalysis.smallestCapacities(trace, policies: policies, target: target, unit: by, lru: LRUCurve(trace))
-            } else {
-                let capacities = try capacities() ?? WhatIfAnalysis.defaultCapacities(trace, unit: by)
-                table = WhatIfAnalysis.curve(trace, policies: policies, capacities: capacities, unit: by)
-            }
-            let text = format == .html && hitRatio == nil
-                ? WhatIfPage.render(table, title: "run \(run.runID), \(run.scenario), \(chosen)'s trace: \(trace.requests) lookups of \(trace.distinctKeys) keys")
-                : try format.format.render(table)
-            try emit(text)
+    func execute() throws {
+        let db = try store.open(database)
+        let run = try resolveRun(db)
+        noteIncomplete([run])
+        let strategies = try CacheTraceQuery.strategies(runID: run.runID, in: db)
+        if checkReplay { return try replayCheck(run, strategies, db) }
+        let chosen = try strategy ?? strategies.first.orThrow(NoCacheLookupsError(runID: run.runID, runsWithLookups: []))
+        guard strategies.contains(chosen) else {
+            throw UnknownNameError(kind: "strategy with cache lookups", name: chosen, origin: "--strategy",
+                                   scope: "in run \(run.runID.prefix(8)) (\(run.scenario))", known: strategies)
         }
+        let trace = try CacheTraceQuery.load(runID: run.runID, strategy: chosen, in: db)
+        let policies = try policies()
+        Console.message("""
+            whatif: run \(run.runID.prefix(8)) (\(run.scenario)), \(chosen)'s trace: \(trace.requests) lookups of \
+            \(trace.distinctKeys) keys, \(trace.totalBytes) bytes if all were kept
+            """)
+        let table: ResultTable
+        if let target = try target() {
+            table = WhatIfAnalysis.smallestCapacities(trace, policies: policies, target: target, unit: by, lru: LRUCurve(trace))
+        } else {
+            let capacities = try capacities() ?? WhatIfAnalysis.defaultCapacities(trace, unit: by)
+            table = WhatIfAnalysis.curve(trace, policies: policies, capacities: capacities, unit: by)
+        }
+        let text = format == .html && hitRatio == nil
+            ? WhatIfPage.render(table, title: "run \(run.runID), \(run.scenario), \(chosen)'s trace: \(trace.requests) lookups of \(trace.distinctKeys) keys")
+            : try format.format.render(table)
+        try emit(text)
     }
 
     /// The HTML report's charts for a run with cache lookups: every policy at the default
