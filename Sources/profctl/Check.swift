@@ -154,69 +154,69 @@ struct Check: StoreCommand, Exemplified {
 
     func execute() throws {
         if leaks { return try runLeaks() }
-            let db = try store.open(database)
-            let request = try request()
-            try Self.requireUsable(budgets: request.budgets, file: budget)
-            try CheckNames.validate(budgets: request.budgets, in: db)
-            try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), origin: "--tolerance", in: db)
-            let runs = try selection.runs(in: db)
-            if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
-            // (Checking every scenario, a budget's scenario without a run is `no-run`, exit 12, below.)
-            if request.baseline == nil, let budget, selection.runReference != nil || selection.scenario != nil {
-                try Self.requireBudgetApplies(request.budgets, file: budget, to: runs)
+        let db = try store.open(database)
+        let request = try request()
+        try Self.requireUsable(budgets: request.budgets, file: budget)
+        try CheckNames.validate(budgets: request.budgets, in: db)
+        try CheckNames.validate(toleranceMetrics: request.tolerances.byMetric.keys.sorted(), origin: "--tolerance", in: db)
+        let runs = try selection.runs(in: db)
+        if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+        // (Checking every scenario, a budget's scenario without a run is `no-run`, exit 12, below.)
+        if request.baseline == nil, let budget, selection.runReference != nil || selection.scenario != nil {
+            try Self.requireBudgetApplies(request.budgets, file: budget, to: runs)
+        }
+        // A scenario without a baseline (new in this branch) must not stop the others
+        // from being checked: its regressions would go unseen behind exit 5.
+        var results: [CheckResult] = []
+        var unchecked: [UncheckedScenario] = []
+        for run in runs {
+            // Budgets only, none for this scenario: nothing gates it ("PASS, 0 metrics" would claim it was).
+            if request.baseline == nil, let budget, !request.budgets.contains(where: { $0.scenario == run.scenario }) {
+                unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBudget,
+                                                   note: "\(budget) has no budget for \(run.scenario) and no --baseline was given, so nothing gates it; "
+                                                       + "add a budget for it, or give --baseline", fails: false))
+                continue
             }
-            // A scenario without a baseline (new in this branch) must not stop the others
-            // from being checked: its regressions would go unseen behind exit 5.
-            var results: [CheckResult] = []
-            var unchecked: [UncheckedScenario] = []
-            for run in runs {
-                // Budgets only, none for this scenario: nothing gates it ("PASS, 0 metrics" would claim it was).
-                if request.baseline == nil, let budget, !request.budgets.contains(where: { $0.scenario == run.scenario }) {
-                    unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBudget,
-                                                       note: "\(budget) has no budget for \(run.scenario) and no --baseline was given, so nothing gates it; "
-                                                           + "add a budget for it, or give --baseline", fails: false))
-                    continue
-                }
-                do {
-                    if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
-                    results.append(try Checker.check(run, request, in: db))
-                } catch let error as CheckError {
-                    // Listed as not checked in every format (exit 5 when nothing else fails),
-                    // for one scenario as for several: stdout is never empty on exit 5.
-                    guard case .baselineNotFound = error else { throw error }
-                    unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBaseline, note: "\(error)", fails: false))
-                }
-            }
-            // Checking every scenario: a budget for a scenario with no complete run checks nothing.
-            if selection.runReference == nil && selection.scenario == nil {
-                let checked = Set(runs.map(\.scenario))
-                for budget in request.budgets where !checked.contains(budget.scenario) {
-                    let note = "budget at \(budget.origin): no complete \(budget.scenario) run to check"
-                        + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing")
-                    unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
-                }
-            }
-            Console.output(try CheckOutput.render(results, unchecked: unchecked, format: format.format, advice: FlagAdvice.check))
-            for u in unchecked {
-                Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline && !results.isEmpty ? "; the other scenarios were" : ""))
-            }
-            // Byte regressions of runs recorded with --sites: which code allocated the difference.
-            // Explanatory only, never part of the verdict (a store without sites tables has none).
-            let explanations: [[SiteRegression]]
             do {
-                explanations = try db.hasRelation("site_runs") ? results.map { try SiteRegression.explain($0, in: db) } : []
-            } catch {
-                explanations = []
-                Console.message("profctl: could not name the allocation sites of a regression (the verdict stands): \(error)")
+                if let spec = request.baseline { try Self.requireComparable(run, baseline: spec, in: db) }
+                results.append(try Checker.check(run, request, in: db))
+            } catch let error as CheckError {
+                // Listed as not checked in every format (exit 5 when nothing else fails),
+                // for one scenario as for several: stdout is never empty on exit 5.
+                guard case .baselineNotFound = error else { throw error }
+                unchecked.append(UncheckedScenario(scenario: run.scenario, reason: .noBaseline, note: "\(error)", fails: false))
             }
-            for explainedResult in explanations {
-                for explained in explainedResult {
-                    let limit = 10
-                    let all = explained.differences.count > limit
-                        ? "\n  all of them: profctl sites --diff \(explained.baselineRunID.prefix(8)) \(explained.runID.prefix(8)) --component \(explained.component)" : ""
-                    Console.message("profctl: " + explained.message(limit: limit) + all)
-                }
+        }
+        // Checking every scenario: a budget for a scenario with no complete run checks nothing.
+        if selection.runReference == nil && selection.scenario == nil {
+            let checked = Set(runs.map(\.scenario))
+            for budget in request.budgets where !checked.contains(budget.scenario) {
+                let note = "budget at \(budget.origin): no complete \(budget.scenario) run to check"
+                    + (allowMissing ? " (allowed)" : "; record it, or pass --allow-missing")
+                unchecked.append(UncheckedScenario(scenario: budget.scenario, reason: .noRun, note: note, fails: !allowMissing))
             }
+        }
+        Console.output(try CheckOutput.render(results, unchecked: unchecked, format: format.format, advice: FlagAdvice.check))
+        for u in unchecked {
+            Console.message("profctl: not checked, \(u.note)" + (u.reason == .noBaseline && !results.isEmpty ? "; the other scenarios were" : ""))
+        }
+        // Byte regressions of runs recorded with --sites: which code allocated the difference.
+        // Explanatory only, never part of the verdict (a store without sites tables has none).
+        let explanations: [[SiteRegression]]
+        do {
+            explanations = try db.hasRelation("site_runs") ? results.map { try SiteRegression.explain($0, in: db) } : []
+        } catch {
+            explanations = []
+            Console.message("profctl: could not name the allocation sites of a regression (the verdict stands): \(error)")
+        }
+        for explainedResult in explanations {
+            for explained in explainedResult {
+                let limit = 10
+                let all = explained.differences.count > limit
+                    ? "\n  all of them: profctl sites --diff \(explained.baselineRunID.prefix(8)) \(explained.runID.prefix(8)) --component \(explained.component)" : ""
+                Console.message("profctl: " + explained.message(limit: limit) + all)
+            }
+        }
         let outcome = CheckOverall(results, unchecked: unchecked)
         switch outcome {
         case .regression: throw ExitCode(ExitCodes.regression)
@@ -232,46 +232,46 @@ struct Check: StoreCommand, Exemplified {
     /// (exit 64, its line), a run with nothing judged and a leak budget's scenario without
     /// a run are missing (exit 12), never a pass.
     func runLeaks() throws {
-            let db = try store.open(database)
-            let budgets = try budget.map { try Budget.load(path: $0) } ?? []
-            let leakBudgets = LeakCheck.leakBudgets(budgets)
-            // The other budgets are ignored by --leaks, but their names are checked like
-            // without it: `growth_bytes_per_roud` is a misspelt leak key, not another metric.
-            do {
-                try CheckNames.validate(budgets: budgets.filter { !LeakRules.budgetKeys.contains($0.metric) }, in: db)
-            } catch let unknown as UnknownNameError where unknown.kind == "metric" {
-                throw UnknownNameError(kind: unknown.kind, name: unknown.name, origin: unknown.origin, scope: unknown.scope,
-                                       known: (unknown.known + LeakRules.budgetKeys).sorted(),
-                                       hint: "--leaks reads \(LeakRules.budgetKeys.joined(separator: " and ")); the others are metrics of check without --leaks")
+        let db = try store.open(database)
+        let budgets = try budget.map { try Budget.load(path: $0) } ?? []
+        let leakBudgets = LeakCheck.leakBudgets(budgets)
+        // The other budgets are ignored by --leaks, but their names are checked like
+        // without it: `growth_bytes_per_roud` is a misspelt leak key, not another metric.
+        do {
+            try CheckNames.validate(budgets: budgets.filter { !LeakRules.budgetKeys.contains($0.metric) }, in: db)
+        } catch let unknown as UnknownNameError where unknown.kind == "metric" {
+            throw UnknownNameError(kind: unknown.kind, name: unknown.name, origin: unknown.origin, scope: unknown.scope,
+                                   known: (unknown.known + LeakRules.budgetKeys).sorted(),
+                                   hint: "--leaks reads \(LeakRules.budgetKeys.joined(separator: " and ")); the others are metrics of check without --leaks")
+        }
+        if let budget, leakBudgets.isEmpty {
+            Console.error("\(budget) has no leak budgets (\(LeakRules.budgetKeys.joined(separator: ", "))), so --leaks would gate nothing in it; add one, or leave --budget out")
+            throw ExitCode(ExitCodes.usage)
+        }
+        try LeakCheck.validate(budgets: budgets, in: db)
+        let ignored = budgets.count - leakBudgets.count
+        if ignored > 0 { Console.message("profctl: note: \(ignored) budget\(ignored == 1 ? "" : "s") of other metrics ignored by --leaks") }
+        let runs = try selection.runs(in: db)
+        if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
+        if let budget, selection.runReference != nil || selection.scenario != nil {
+            try Self.requireBudgetApplies(leakBudgets, file: budget, to: runs)
+        }
+        let results = try runs.map { try LeakCheck.check($0, budgets: budgets, in: db) }
+        var unchecked: [UncheckedScenario] = []
+        if selection.runReference == nil && selection.scenario == nil {
+            let checked = Set(runs.map(\.scenario))
+            var seen = Set<String>()
+            for leakBudget in leakBudgets where !checked.contains(leakBudget.scenario) && seen.insert(leakBudget.scenario).inserted {
+                unchecked.append(UncheckedScenario(scenario: leakBudget.scenario, reason: .noRun,
+                                                   note: "leak budget at \(leakBudget.origin): no complete \(leakBudget.scenario) run to check; record it (--repeat 3)",
+                                                   fails: true))
             }
-            if let budget, leakBudgets.isEmpty {
-                Console.error("\(budget) has no leak budgets (\(LeakRules.budgetKeys.joined(separator: ", "))), so --leaks would gate nothing in it; add one, or leave --budget out")
-                throw ExitCode(ExitCodes.usage)
-            }
-            try LeakCheck.validate(budgets: budgets, in: db)
-            let ignored = budgets.count - leakBudgets.count
-            if ignored > 0 { Console.message("profctl: note: \(ignored) budget\(ignored == 1 ? "" : "s") of other metrics ignored by --leaks") }
-            let runs = try selection.runs(in: db)
-            if selection.runReference == nil { try Self.requireNewestComplete(scenario: selection.scenario, in: db) }
-            if let budget, selection.runReference != nil || selection.scenario != nil {
-                try Self.requireBudgetApplies(leakBudgets, file: budget, to: runs)
-            }
-            let results = try runs.map { try LeakCheck.check($0, budgets: budgets, in: db) }
-            var unchecked: [UncheckedScenario] = []
-            if selection.runReference == nil && selection.scenario == nil {
-                let checked = Set(runs.map(\.scenario))
-                var seen = Set<String>()
-                for leakBudget in leakBudgets where !checked.contains(leakBudget.scenario) && seen.insert(leakBudget.scenario).inserted {
-                    unchecked.append(UncheckedScenario(scenario: leakBudget.scenario, reason: .noRun,
-                                                       note: "leak budget at \(leakBudget.origin): no complete \(leakBudget.scenario) run to check; record it (--repeat 3)",
-                                                       fails: true))
-                }
-            }
-            Console.output(try LeakOutput.render(results, unchecked: unchecked, format: format.format))
-            for u in unchecked { Console.message("profctl: not checked, \(u.note)") }
-            for result in results where result.nothingJudged {
-                Console.message("profctl: \(result.run.scenario) run \(result.run.runID.prefix(8)) has no events: nothing judged, which fails as missing")
-            }
+        }
+        Console.output(try LeakOutput.render(results, unchecked: unchecked, format: format.format))
+        for u in unchecked { Console.message("profctl: not checked, \(u.note)") }
+        for result in results where result.nothingJudged {
+            Console.message("profctl: \(result.run.scenario) run \(result.run.runID.prefix(8)) has no events: nothing judged, which fails as missing")
+        }
         let outcome = LeakOutput.outcome(results, unchecked)
         switch outcome {
         case .leaks: throw ExitCode(ExitCodes.leaks)
