@@ -73,11 +73,7 @@ extension AllocationWindow {
             _ = capture.close()
             throw error
         }
-        let end = AllocationScope.monotonicNanoseconds()
-        let (allocations, types) = capture.close()
-        return TypedMeasured(measured: .window(value, allocations: allocations, start: start, end: end,
-                                               epoch: capture.window.epoch),
-                             types: types)
+        return capture.finish(value, start: start)
     }
 
     /// The same for async work, across suspensions and on whatever threads run it.
@@ -91,11 +87,7 @@ extension AllocationWindow {
             _ = capture.close()
             throw error
         }
-        let end = AllocationScope.monotonicNanoseconds()
-        let (allocations, types) = capture.close()
-        return TypedMeasured(measured: .window(value, allocations: allocations, start: start, end: end,
-                                               epoch: capture.window.epoch),
-                             types: types)
+        return capture.finish(value, start: start)
     }
 }
 
@@ -125,6 +117,14 @@ private struct TypeWindow {
             throw ARCCounting.Unavailable(reason: reason)
         }
         return capture
+    }
+
+    /// Closes the window after `body` returned `value`: its figures and types.
+    mutating func finish<T>(_ value: T, start: UInt64) -> TypedMeasured<T> {
+        let end = AllocationScope.monotonicNanoseconds()
+        let (allocations, types) = close()
+        return TypedMeasured(measured: .window(value, allocations: allocations, start: start, end: end, epoch: window.epoch),
+                             types: types)
     }
 
     /// Closes the window, then folds and names its objects (names allocate: after the close).
