@@ -26,8 +26,11 @@ uint32_t profctl_meters_open(void) {
     return n;
 }
 
-/* Meters open that capture types or ARC, and the runtime flag as it was before the first. */
-static uint32_t runtime_count;
+/* Meters open that capture types or ARC, and the runtime flag as it was before the first;
+ * and of those, the ones capturing types and ARC apart: every limit captures types (a
+ * failure names them), and a retain of a test without a retain limit must not ask for its
+ * task's meter. */
+static uint32_t runtime_count, types_count, arc_count;
 static int flag_before;
 
 uint64_t profctl_meter_open(uint64_t parent) { return profctl_meter_open_capturing(parent, 0); }
@@ -45,11 +48,11 @@ uint64_t profctl_meter_open_capturing(uint64_t parent, uint32_t what) {
         meters_on = 1;
         update_fast();
     }
+    if ((what & PROFCTL_METER_TYPES) && types_count++ == 0) profctl_meter_types_on = 1;
+    if ((what & PROFCTL_METER_ARC) && arc_count++ == 0) meters_arc_on = 1;
     if (runtime && runtime_count++ == 0) {
         /* Whatever the flag was (record --arc may have set it) is put back by the last close. */
         flag_before = profctl_arc_counting();
-        profctl_meter_types_on = 1;
-        meters_arc_on = 1;
         profctl_arc_set_counting(1);
     }
     spin_unlock(&scope_lock);
@@ -63,11 +66,9 @@ int profctl_meter_close(uint64_t id, profctl_meter_result *result) {
     uint32_t capture = meters_capture(id);
     if (meters_retire(id, result) != 0) return -1;
     spin_lock(&scope_lock);
-    if ((capture & (PROFCTL_METER_TYPES | PROFCTL_METER_ARC)) && --runtime_count == 0) {
-        profctl_arc_set_counting(flag_before);
-        profctl_meter_types_on = 0;
-        meters_arc_on = 0;
-    }
+    if ((capture & PROFCTL_METER_TYPES) && --types_count == 0) profctl_meter_types_on = 0;
+    if ((capture & PROFCTL_METER_ARC) && --arc_count == 0) meters_arc_on = 0;
+    if ((capture & (PROFCTL_METER_TYPES | PROFCTL_METER_ARC)) && --runtime_count == 0) profctl_arc_set_counting(flag_before);
     if (--open_count == 0) {
         meters_on = 0;
         update_fast();

@@ -36,11 +36,12 @@ public struct MemoryLimits: Sendable, Equatable {
             && objects.isEmpty && retains == nil
     }
 
-    /// What the meter must capture: sites always (a failure names them), types and ARC for
-    /// the limits on them.
+    /// What the meter must capture: sites and types always (a failure names them; types
+    /// where this runtime lets the hooks see objects, else only an object limit asks and
+    /// cannot be measured), ARC for the limit on retains.
     var capture: MeterCapture {
         var capture: MeterCapture = .sites
-        if !objects.isEmpty { capture.insert(.types) }
+        if !objects.isEmpty || MeterCapture.typesAvailable { capture.insert(.types) }
         if retains != nil { capture.insert(.arc) }
         return capture
     }
@@ -100,12 +101,7 @@ func limitMessage(_ what: String, violations: [String], figures: AllocationFigur
                   sites: [MeterSite] = []) -> String {
     var lines = ["\(what) exceeded its memory limit:"] + violations.map { "  " + $0 } + ["  measured: \(figures)"]
     lines += MeterSite.lines(sites, byLiveBytes: limits.keptOnly(figures))
-    if !figures.objectTypes.isEmpty {
-        lines.append("  top types (by bytes allocated):")
-        lines += figures.objectTypes.prefix(MeterSite.shown).map {
-            "    \($0.objects) objects, \($0.bytes) B, \($0.liveObjects) still live: \($0.name)"
-        }
-    }
+    lines += ObjectTypeFigures.lines(figures)
     lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)")
     if limits.retains != nil {
         lines.append("  (retains are counted as they happen, on the task that makes them: one another task or thread makes "

@@ -13,6 +13,12 @@ package struct MeterCapture: OptionSet, Sendable {
     package static let types = MeterCapture(rawValue: PROFCTL_METER_TYPES)
     /// Retains and releases: for `.retainLimit`.
     package static let arc = MeterCapture(rawValue: PROFCTL_METER_ARC)
+
+    /// Whether this runtime lets the hooks see each object's type (installed once, here, if
+    /// so): every limit's failure then names the types of the test's objects. Where it does
+    /// not (an unknown Swift runtime, another tool's hooks), limits other than
+    /// `.objectLimit` still measure, their failures without types.
+    package static let typesAvailable: Bool = profctl_arc_install() == 0 && profctl_types_install() == 0
 }
 
 /// Runs `body` (synchronous: the exclusion belongs to the calling thread) with this thread's

@@ -1,4 +1,5 @@
 import CAllocationHooks
+import ProfilerModel
 import ProfilerRecording
 
 /// One Swift type's objects in a measured stretch: how many swift_allocObject made (on the
@@ -23,6 +24,40 @@ public struct ObjectTypeFigures: Sendable, Equatable {
         self.bytes = bytes
         self.liveObjects = liveObjects
         self.metadata = metadata
+    }
+
+    /// The name of the line for the test's blocks that are no Swift object (`record --types`'
+    /// remainder row).
+    static let remainder = ObjectTypeName.remainder
+
+    /// A failure message's lines naming the types of the test's objects: the top
+    /// ``MeterSite/shown`` by bytes, the rest summed, and the blocks no object claims, so
+    /// that the lines add up to the test's allocations and bytes (empty when types were not
+    /// captured).
+    static func lines(_ figures: AllocationFigures) -> [String] {
+        let types = figures.objectTypes
+        guard !types.isEmpty || figures.objects > 0 else { return [] }
+        var lines = ["  top types (by bytes allocated):"]
+        func line(_ objects: UInt64, _ bytes: UInt64, _ live: UInt64, _ name: String) -> String {
+            "    \(objects) objects, \(bytes) B, \(live) still live: \(name)"
+        }
+        lines += types.prefix(MeterSite.shown).map { line($0.objects, $0.bytes, $0.liveObjects, $0.name) }
+        let rest = types.dropFirst(MeterSite.shown)
+        if !rest.isEmpty {
+            lines.append(line(rest.reduce(0) { $0 + $1.objects }, rest.reduce(0) { $0 + $1.bytes },
+                              rest.reduce(0) { $0 + $1.liveObjects }, "\(rest.count) other types"))
+        }
+        // What no object claims: the test's own figures less the objects'. Subtracted with
+        // care: a block the meter could not keep is counted, never freed (allocation_meters.h).
+        let objects = types.reduce(0) { $0 + $1.objects }, bytes = types.reduce(0) { $0 + $1.bytes }
+        let live = types.reduce(0) { $0 + $1.liveObjects }
+        let blocks = figures.allocations > objects ? figures.allocations - objects : 0
+        if blocks > 0 {
+            let liveBlocks = figures.retainedBlocks > live ? figures.retainedBlocks - live : 0
+            lines.append("    \(blocks) blocks, \(figures.bytes > bytes ? figures.bytes - bytes : 0) B, \(liveBlocks) still live: "
+                + remainder)
+        }
+        return lines
     }
 
     /// Open meter `id`'s types, most bytes first, named (names allocate: call outside the meter).

@@ -23,8 +23,9 @@ public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
     /// (`.retainLimit(count:)`); 0 otherwise.
     public var retains: UInt64
     public var releases: UInt64
-    /// Swift objects it allocated (swift_allocObject), and per type, when measured with an
-    /// object limit (`.objectLimit(_:count:)`); 0 and empty otherwise.
+    /// Swift objects it allocated (swift_allocObject), and per type, most bytes first, when
+    /// measured by a limit (any limit, where the runtime lets the hooks see objects:
+    /// a failure names them); 0 and empty from `TaskMeter.measure`.
     public var objects: UInt64
     public var objectTypes: [ObjectTypeFigures]
 

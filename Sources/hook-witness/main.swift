@@ -60,6 +60,35 @@ func jsonTypes() throws {
     withExtendedLifetime((warmUp, decoded)) { exit(0) }
 }
 
+/// The same witness in a window (`AllocationWindow.measureTypes`): the decode runs on
+/// another thread while the window is open, and the markers lie inside the window; prints
+/// `objects OBJECTS remainder BLOCKS` and a line per type as json-types does.
+func jsonWindowTypes() throws {
+    func decodeElsewhere() throws -> [WitnessOrder] {
+        try DispatchQueue.global().sync { try decodeWitnessDocument() }
+    }
+    let warmUp = try AllocationWindow.measureTypes { try decodeElsewhere() }
+    usleep(100_000)
+    let decoded = try AllocationWindow.measureTypes { () throws -> [WitnessOrder] in
+        free(malloc(witnessBeginMarker))
+        let orders = try decodeElsewhere()
+        free(malloc(witnessEndMarker))
+        return orders
+    }
+    let typed = decoded.types.filter { !$0.isRemainder }
+    let remainder = decoded.types.first(where: \.isRemainder)?.objects ?? 0
+    print("objects \(typed.reduce(0) { $0 + $1.objects }) remainder \(remainder)")
+    for type in typed.sorted(by: { $0.name < $1.name }) { print("\(type.objects) \(type.name)") }
+    withExtendedLifetime((warmUp, decoded)) { exit(0) }
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "json-window-types" {
+    do { try jsonWindowTypes() } catch {
+        FileHandle.standardError.write(Data("hook-witness: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "json-types" {
     do { try jsonTypes() } catch {
         FileHandle.standardError.write(Data("hook-witness: \(error)\n".utf8))
@@ -68,7 +97,7 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "json-types" {
 }
 
 guard CommandLine.arguments.count == 2, let workload = Workload(rawValue: CommandLine.arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: hook-witness WORKLOAD (one of: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")), json-types)\n".utf8))
+    FileHandle.standardError.write(Data("usage: hook-witness WORKLOAD (one of: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")), json-types, json-window-types)\n".utf8))
     exit(64)
 }
 do {

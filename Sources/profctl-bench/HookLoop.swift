@@ -11,7 +11,7 @@ enum HookLoop {
     static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro",
                         "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window",
                         "arc-witness-unhooked", "arc-witness", "types-flag", "types-flag-region", "types-outside", "types-region",
-                        "meter", "meter-sites", "meter-arc"]
+                        "types-window-off", "types-window", "meter", "meter-sites", "meter-arc"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -82,6 +82,16 @@ enum HookLoop {
             profctl_types_reset_thread()
             profctl_sites_track_objects(0)
             profctl_sites_reset_thread()
+            ARCCounting.disable()
+        case "types-window-off", "types-window":
+            // PAIRS objects in a window, the runtime's flag set as a window capturing types sets
+            // it: without types (AllocationWindow.measure) and with (measureTypes).
+            try ARCCounting.enable()
+            if mode == "types-window" {
+                _ = try AllocationWindow.measureTypes { allocateObjects(pairs) }
+            } else {
+                _ = try AllocationWindow.measure { allocateObjects(pairs) }
+            }
             ARCCounting.disable()
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }

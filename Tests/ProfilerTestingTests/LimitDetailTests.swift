@@ -84,6 +84,55 @@ final class Recorded: @unchecked Sendable {
         #expect(message.contains("2 still live: ProfilerTestingTests.Widget"), "\(message)")
     }
 
+    /// A byte limit, not an object limit, and its failure still names the test's types: the
+    /// top ones, then the blocks no object claims, adding up to the test's allocations and bytes.
+    @Test func everyLimitsFailureNamesTheTypesOfTheTestsObjects() async throws {
+        let messages = try await Self.messages(MemoryLimits(bytes: 64)) {
+            let widgets = (0..<3).map { _ in Widget() }
+            sink.append(widgets as AnyObject)
+            sink.removeAll()
+            free(Self.allocatesFourKilobytesOnPurpose())
+        }
+        let message = try #require(messages.first)
+        let lines = message.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "  top types (by bytes allocated):"), "\(message)")
+        let typeLines = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        #expect(typeLines.contains { $0.hasPrefix("    3 objects, ") && $0.hasSuffix("still live: ProfilerTestingTests.Widget") },
+                "\(message)")
+        // Last, what no object claims: the 4 KB buffer among them (and the task's own slab).
+        let remainder = try #require(typeLines.last, "\(message)").split(separator: " ")
+        #expect(remainder.joined(separator: " ").hasSuffix("still live: (not a Swift object)") && remainder[1] == "blocks,"
+                && (Int(remainder[2]) ?? 0) >= 4_096, "\(message)")
+        // The lines add up to the measured figures: "N objects, B B, ..." (or blocks) each.
+        let counted = typeLines.map { line -> (Int, Int) in
+            let words = line.split(separator: " ")
+            return (Int(words[0]) ?? -1, Int(words[2]) ?? -1)
+        }
+        let measured = try #require(lines.first { $0.hasPrefix("  measured: ") }).split(separator: " ")
+        #expect(counted.reduce(0) { $0 + $1.0 } == Int(measured[1]), "\(message)")
+        #expect(counted.reduce(0) { $0 + $1.1 } == Int(measured[3]), "\(message)")
+    }
+
+    /// Objects freed on a thread the test started are not live, immortal objects (the empty
+    /// array) and small strings name nothing, and nothing crashes.
+    @Test func objectsFreedOnAnotherThreadAreNotLive() async throws {
+        let messages = try await Self.messages(MemoryLimits(allocations: 1)) {
+            let box = WidgetBox((0..<4).map { _ in Widget() })
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                box.drop()
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+            let empty: [Int] = [], small = "short"
+            sink.append((empty, small) as AnyObject)
+            sink.removeAll()
+        }
+        let message = try #require(messages.first)
+        #expect(message.contains("    4 objects, ") && message.contains(" 0 still live: ProfilerTestingTests.Widget"), "\(message)")
+    }
+
     @Test func withinItsObjectLimitATestPasses() async throws {
         await TaskMeter.warmUp()
         try await checkLimits(MemoryLimits(objects: [ObjectLimit(Widget.self, count: 5)]), what: "probe",
@@ -122,4 +171,12 @@ final class Recorded: @unchecked Sendable {
         #expect(outer.bytes == 2_100, "\(outer)")
         #expect(outer.allocations == 2, "\(outer)")
     }
+}
+
+/// Widgets another thread drops.
+final class WidgetBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var widgets: [Widget]?
+    init(_ widgets: [Widget]) { self.widgets = widgets }
+    func drop() { lock.withLock { widgets = nil } }
 }

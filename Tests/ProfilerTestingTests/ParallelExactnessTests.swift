@@ -155,10 +155,13 @@ import ProfilerTesting
         }
     }
 
-    struct ObjectKey: Hashable { let widgets, retains: UInt64 }
+    /// Widgets and retains, for the limits on them, and every type's objects, for the types a
+    /// failure names (docs/testing.md, "Exactness").
+    struct ObjectKey: Hashable { let widgets, retains: UInt64; let types: [String: UInt64] }
 
     static func objectKey(_ f: AllocationFigures) -> ObjectKey {
-        ObjectKey(widgets: f.objectTypes.first { $0.name == "ProfilerTestingTests.Widget" }?.objects ?? 0, retains: f.retains)
+        ObjectKey(widgets: f.objectTypes.first { $0.name == "ProfilerTestingTests.Widget" }?.objects ?? 0, retains: f.retains,
+                  types: Dictionary(f.objectTypes.map { ($0.name, $0.objects) }, uniquingKeysWith: +))
     }
 
     static func measureObjects(_ i: Int) async throws -> ObjectKey {

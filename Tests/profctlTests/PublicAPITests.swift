@@ -122,6 +122,10 @@ struct PublicAPITests {
             let a = window.allocations
             _ = (a.allocations, a.frees, a.requestedBytes, a.usableBytes, a.netLiveBytes, a.netLiveUsableBytes)
             _ = AllocationScope.excluded { 1 }
+            let typed: TypedMeasured<Int> = try await AllocationWindow.measureTypes { () async -> Int in 1 }
+            let _: (Measured<Int>, [ObjectTypeCounts]) = (typed.measured, typed.types)
+            _ = typed.types.map { ($0.name, $0.objects, $0.bytes, $0.liveObjects, $0.liveBytes, $0.isRemainder) }
+            let _: any Error.Type = ARCCounting.Unavailable.self
             let _: [any Error.Type] = [StoreError.self, CheckError.self, SiteError.self, UnknownNameError.self, ScenarioError.self,
                                        AllocationScopeError.self]
             let _: String = FlagAdvice.message(for: AllocationScopeError.hooksInactive)

@@ -65,6 +65,37 @@ uint64_t profctl_types_dropped(void);
 /// hooks' table (never the block), so a block freed on another thread meanwhile is safe.
 int profctl_types_block_live(uintptr_t address, uint64_t scope, uint64_t requested);
 
+/// One type's objects in a window (profctl_types_window_collect): made by swift_allocObject
+/// on any thread the window counted, and of those still tracked (live) when it was read.
+typedef struct profctl_type_figures {
+    uintptr_t metadata; /* PROFCTL_TYPES_OTHER: types beyond the capacity, summed */
+    uint64_t objects;
+    uint64_t requested_bytes;
+    uint64_t live_objects;
+    uint64_t live_requested_bytes;
+} profctl_type_figures;
+
+#define PROFCTL_TYPES_OTHER ((uintptr_t)1)
+
+/// Starts logging every Swift object of the open window (profctl_window_begin), on every
+/// thread it counts, until profctl_types_window_end. Installs the type hook (ARC counting
+/// must be installed and counting: the runtime calls the pointer only with its flag set)
+/// and points it, only meanwhile, at a second adapter: paths outside such a window do not
+/// change. Returns 0, or -1 (no window open, or the install refused: profctl_types_refusal).
+int profctl_types_window_begin(void);
+
+/// Stops it (call when the window closes, before or after profctl_window_end).
+void profctl_types_window_end(void);
+
+/// Folds the objects logged in window `epoch` by metadata into out (zeroed first, at most
+/// `capacity` entries, the last kept for PROFCTL_TYPES_OTHER) and returns how many entries
+/// it filled, compacted to the front; -1 on bad arguments. An object is live when the table
+/// of the thread that allocated it still tracks its block for the window with its size.
+/// `live`, when given, receives every block of the window still tracked, objects or not
+/// (live_objects and live_requested_bytes): the remainder's live figures are its less the
+/// objects'. Reads only the hooks' tables and logs (never a block); allocates nothing.
+int profctl_types_window_collect(uint64_t epoch, profctl_type_figures *out, uint32_t capacity, profctl_type_figures *live);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,8 @@ public enum ARCCounting {
         /// The runtime's problem, in words.
         public let reason: String
         public var description: String { "ARC counting is unavailable: \(reason)" }
+        /// Also what a window capturing types throws when the runtime's allocation hook refuses.
+        package init(reason: String) { self.reason = reason }
     }
 
     /// Routes the runtime's retains and releases through the hooks (once per process) and

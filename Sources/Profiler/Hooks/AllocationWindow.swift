@@ -54,16 +54,26 @@ public enum AllocationWindow {
     /// True while a window is open.
     package static var isOpen: Bool { profctl_window_is_open() != 0 }
 
-    private static func open() throws -> profctl_window {
+    /// Opens the window (``measureTypes(_:)`` opens it this way too, and adds its types).
+    package static func open() throws -> profctl_window {
         guard AllocationHooks.isActive else { throw AllocationScopeError.hooksInactive }
         var window = profctl_window()
         guard profctl_window_begin(&window) == 0 else { throw AllocationScopeError.windowAlreadyOpen }
         return window
     }
 
-    private static func close(_ window: inout profctl_window) -> Allocations {
+    package static func close(_ window: inout profctl_window) -> Allocations {
         var result = profctl_region_result()
         profctl_window_end(&window, &result)
         return Allocations(result)
+    }
+}
+
+extension Measured {
+    /// A window's figures, measured outside this module (``AllocationWindow/open()``).
+    package static func window(_ value: Value, allocations: Allocations, start: UInt64, end: UInt64,
+                               epoch: UInt64) -> Measured {
+        Measured(value: value, allocations: allocations, durationNanoseconds: end &- start, startNanoseconds: start,
+                 scopeID: epoch)
     }
 }
