@@ -38,11 +38,15 @@
 #include "lifetimes.h" /* the lifetimes block a thread points at */
 #include "allocation_meters.h" /* what meters.c hands meter_scopes.c */
 
+/* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
+static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
 /* ---- per-thread counters ---- */
 
-/* What one thread counts: the first three on every allocation, the rest what regions and
- * windows read. They live in the thread's own TLS block, so counting is one add to a
- * fixed offset from the thread pointer; other threads read them through the registry. */
+/* What one thread counts: the first three on every allocation (but those its open region
+ * tracks: see `counted` below), the rest what regions and windows read. They live in the
+ * thread's own TLS block, so counting is one add to a fixed offset from the thread pointer;
+ * other threads read them through the registry. */
 typedef struct counters {
     uint64_t allocations, requested, usable;
     profctl_snapshot c;
@@ -175,7 +179,28 @@ typedef struct thread_state {
      * a region above them is open (peaks.c). */
     uint64_t peak[MAX_DEPTH + 1];
     uint64_t live_beyond_top[MAX_DEPTH + 1];
+    /* An allocation the innermost region tracks (tls.tracking) is counted once, in the
+     * region's size classes (tls.life), and not in n's first three: three adds fewer per
+     * allocation in a region. `counted` is what of those classes' sums n holds already
+     * (allocations, requested, usable); regions.c folds the rest in whenever a region opens
+     * or closes, and whoever else reads n adds it (unfolded_counts). `counted_below` keeps,
+     * by depth, the regions below the innermost's `counted` while it is open. */
+    uint64_t counted[3];
+    uint64_t counted_below[MAX_DEPTH + 1][3];
 } thread_state;
+
+/* What thread s counted in its innermost region's size classes and not yet in s->n (see
+ * thread_state.counted): allocations, requested and usable bytes. 0 outside regions. The
+ * owner's call, or another thread's under the registry lock (relaxed loads, racing the
+ * owner as any read of its counters does). */
+static inline void unfolded_counts(const thread_state *s, uint64_t out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    const lifetimes_block *life = __atomic_load_n(&s->life, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&s->depth, __ATOMIC_RELAXED) || !life) return;
+    uint64_t sums[3];
+    lifetimes_sums(life, sums);
+    for (int i = 0; i < 3; i++) out[i] = minus(sums[i], peek(&s->counted[i]));
+}
 
 /* registry.c's. */
 extern HIDDEN TLS thread_state tls;
@@ -363,8 +388,6 @@ static ALWAYS_INLINE void own_remove_at(table *t, uint64_t i) {
     atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_release);
 }
 
-/* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
-static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
 /* ---- peaks.c: the highest live bytes of regions and the window ---- */
 

@@ -294,9 +294,11 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
  * is the one a call straight from that function would see. */
 static SLOW void *account_sites(void *p, size_t requested, uintptr_t caller) {
     size_t usable = usable_fast(p);
-    tls.n.allocations += 1;
-    tls.n.requested += requested;
-    tls.n.usable += usable;
+    if (!tls.tracking) { /* (in a region, its size classes count it: track_fast) */
+        tls.n.allocations += 1;
+        tls.n.requested += requested;
+        tls.n.usable += usable;
+    }
     if (UNLIKELY(meters_on) && !tls.excluded_depth) {
         /* The sites copies stay on while a meter is open (modes.c): the meter's share,
          * under the reentrancy guard, since the runtime's task-local lookup is a call out. */

@@ -212,6 +212,45 @@ struct NestedRegionTests {
         }
     }
 
+    /// In a region an allocation is counted once, in the region's size classes, and folded
+    /// into the thread's counters when a region opens or closes (docs/hooks.md, "Counting in a
+    /// region"). An inner region opened inside an exclusion folds the outer region's earlier
+    /// allocations then: they were made before the exclusion and must not count as excluded.
+    @Test("an inner region opened inside an exclusion leaves the outer region its allocations")
+    func innerRegionInsideExclusion() throws {
+        let outer = try twiceOnOwnThread { () -> Allocations in
+            let m = try AllocationScope.measure { () -> (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) in
+                let a = malloc(100), b = malloc(300)
+                AllocationScope.excluded { _ = try? AllocationScope.measure { free(malloc(50)) } }
+                return (a, b)
+            }
+            free(m.value.0)
+            free(m.value.1)
+            return m.allocations
+        }
+        #expect(outer.allocations == 2)
+        #expect(outer.requestedBytes == 400)
+        #expect(outer.retainedRequestedBytes == 400)
+    }
+
+    @Test("the totals count a region's allocations while it is still open, and once after")
+    func totalsWhileOpen() throws {
+        let (before, during, after) = try onOwnThread { () -> (AllocationTotals, AllocationTotals, AllocationTotals) in
+            let before = AllocationHooks.totals
+            var during = before
+            _ = try AllocationScope.measure {
+                for _ in 0..<100 { free(malloc(1000)) }
+                during = AllocationHooks.totals
+            }
+            return (before, during, AllocationHooks.totals)
+        }
+        // Other tests allocate at the same time: lower bounds only.
+        #expect(during.allocations >= before.allocations + 100)
+        #expect(during.requestedBytes >= before.requestedBytes + 100_000)
+        #expect(after.allocations >= during.allocations)
+        #expect(after.requestedBytes >= during.requestedBytes)
+    }
+
     @Test("more regions open than the hooks keep is an error, not a crash")
     func tooDeep() throws {
         let thrown = try onOwnThread { () throws -> Bool in
