@@ -87,6 +87,10 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
                 tls.top_reclaimed_requested += e.requested;
                 tls.top_reclaimed_usable += e.usable;
                 tls.top_temporaries += 1;
+                /* Counted there, as the fast free counts it: not in n too (see
+                 * thread_state.counted_temporaries; the caller counted the free). */
+                tls.n.c.frees -= 1;
+                tls.n.c.freed_usable -= e.usable;
             } else {
                 peaks_outer_freed(j, e.requested);
                 tls.reclaimed_requested[j] += e.requested;

@@ -61,7 +61,8 @@ static ALWAYS_INLINE void *account_fast(void *p, size_t requested, size_t usable
     return p;
 }
 
-/* A free on the fast path: its two counters. */
+/* A free on the fast path that the innermost region does not take as its own temporary:
+ * its two counters (untrack_fast counts the others, see thread_state.counted_temporaries). */
 static ALWAYS_INLINE void count_free_fast(size_t usable) {
     tls.n.c.frees += 1;
     SEPARATE();
@@ -74,8 +75,10 @@ static ALWAYS_INLINE void count_free_fast(size_t usable) {
  * home slot that nothing follows (no entry moves), allocated in the innermost open region,
  * with no window open (hot.fast). It credits that region's own bytes only (a region derives
  * its releasable and tracked frees from them at its close) and counts a temporary, which
- * the next settle takes off the live count. False: account_tracked_free's, this thread's
- * empty table included. Either way the caller then frees the block. */
+ * the next settle takes off the live count: the free is counted there only (the caller does
+ * not add it to the thread's free counters; regions.c folds it in). False:
+ * account_tracked_free's, this thread's empty table included, after the caller counted the
+ * free. Either way the caller then frees the block. */
 static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
     uintptr_t a = (uintptr_t)p;
     uint64_t byte_mask = tls.byte_mask;

@@ -187,19 +187,42 @@ typedef struct thread_state {
      * by depth, the regions below the innermost's `counted` while it is open. */
     uint64_t counted[3];
     uint64_t counted_below[MAX_DEPTH + 1][3];
+    /* The same for frees: a free the innermost region credits as its own temporary
+     * (top_temporaries, top_reclaimed_usable) is counted there only, not in n.c.frees and
+     * n.c.freed_usable (two adds fewer per free in a region); these are what of those two
+     * n holds already (regions.c folds the rest in when a region opens or closes). */
+    uint64_t counted_temporaries, counted_reclaimed_usable;
 } thread_state;
 
-/* What thread s counted in its innermost region's size classes and not yet in s->n (see
- * thread_state.counted): allocations, requested and usable bytes. 0 outside regions. The
- * owner's call, or another thread's under the registry lock (relaxed loads, racing the
- * owner as any read of its counters does). */
-static inline void unfolded_counts(const thread_state *s, uint64_t out[3]) {
-    out[0] = out[1] = out[2] = 0;
+/* What thread s counted in its innermost region's size classes and own temporaries and not
+ * yet in s->n (see thread_state.counted): allocations, requested and usable bytes, frees and
+ * freed usable bytes. 0 outside regions. The owner's call, or another thread's under the
+ * registry lock (relaxed loads, racing the owner as any read of its counters does). */
+typedef struct unfolded {
+    uint64_t allocations, requested, usable, frees, freed_usable;
+} unfolded;
+
+static inline unfolded unfolded_counts(const thread_state *s) {
+    unfolded u = { 0, 0, 0, 0, 0 };
     const lifetimes_block *life = __atomic_load_n(&s->life, __ATOMIC_RELAXED);
-    if (!__atomic_load_n(&s->depth, __ATOMIC_RELAXED) || !life) return;
+    if (!__atomic_load_n(&s->depth, __ATOMIC_RELAXED) || !life) return u;
     uint64_t sums[3];
     lifetimes_sums(life, sums);
-    for (int i = 0; i < 3; i++) out[i] = minus(sums[i], peek(&s->counted[i]));
+    u.allocations = minus(sums[0], peek(&s->counted[0]));
+    u.requested = minus(sums[1], peek(&s->counted[1]));
+    u.usable = minus(sums[2], peek(&s->counted[2]));
+    u.frees = minus(peek(&s->top_temporaries), peek(&s->counted_temporaries));
+    u.freed_usable = minus(peek(&s->top_reclaimed_usable), peek(&s->counted_reclaimed_usable));
+    return u;
+}
+
+/* Adds u to a thread's counters (or the retired totals). */
+static inline void add_unfolded(counters *n, unfolded u) {
+    n->allocations += u.allocations;
+    n->requested += u.requested;
+    n->usable += u.usable;
+    n->c.frees += u.frees;
+    n->c.freed_usable += u.freed_usable;
 }
 
 /* registry.c's. */

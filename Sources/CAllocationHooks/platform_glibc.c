@@ -270,14 +270,16 @@ static SLOW void free_general(void *p) {
     tls.state = state;
 }
 
-/* A free the fast path could not finish: the general search, then the allocator. */
+/* A free the fast path could not finish: counted, the general search, then the allocator. */
 static SLOW void free_tracked_slow(void *p, size_t usable) {
+    count_free_fast(usable);
     account_tracked_free(p, usable);
     next_free(p);
 }
 
 /* The free of a block that may be tracked (some thread's table is published): the fast
- * path's untracking inline, anything else out of line; then the allocator. */
+ * path's untracking inline (the free counted as the region's temporary only), anything else
+ * out of line; then the allocator. */
 static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     if (untrack_fast(p, usable)) {
         next_free(p);
@@ -322,12 +324,11 @@ static SLOW void free_sites(void *p) {
         tls.state = STATE_READY;
     }
     profctl_sites_free(p, usable, tls.scope_id);
-    tls.n.c.frees += 1;
-    tls.n.c.freed_usable += usable;
     if (atomic_load_explicit(&published_count, memory_order_relaxed) != 0) {
-        free_maybe_tracked(p, usable);
+        free_maybe_tracked(p, usable); /* (which counts it) */
         return;
     }
+    count_free_fast(usable);
     next_free(p);
 }
 
@@ -352,14 +353,14 @@ void free(void *p) {
     if (!p) return;
     if (fast()) {
         size_t usable = usable_fast(p);
-        count_free_fast(usable);
         /* published_count counts this thread's own table too, when it may have entries. */
         /* (No hint: with one the compiler splits the tracked case out of free, whose frame
          * then costs every call two instructions.) */
         if (any_published()) {
-            free_maybe_tracked(p, usable);
+            free_maybe_tracked(p, usable); /* (which counts it) */
             return;
         }
+        count_free_fast(usable);
         next_free(p);
         return;
     }

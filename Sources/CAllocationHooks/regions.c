@@ -31,10 +31,10 @@ static profctl_snapshot region_counters(void) {
     return c;
 }
 
-/* Folds what the innermost region's size classes counted since the last fold into the
- * thread's three counters (see thread_state.counted), before a region opens or closes.
- * Returns the classes' sums. Those allocations were made before any exclusion now open
- * (none are tracked while excluded), so the open stretch's start moves up with them. */
+/* Folds what the innermost region's size classes and own temporaries counted since the
+ * last fold into the thread's counters (see thread_state.counted), before a region opens or
+ * closes. Returns the classes' sums. Those allocations were made before any exclusion now
+ * open (none are tracked while excluded), so the open stretch's start moves up with them. */
 static void fold_counted(uint64_t sums[3]) {
     lifetimes_sums(tls.life, sums);
     uint64_t *n = &tls.n.allocations, *since = &tls.excluded_since_allocations;
@@ -44,6 +44,10 @@ static void fold_counted(uint64_t sums[3]) {
         if (tls.excluded_depth) since[i] += more;
         tls.counted[i] = sums[i];
     }
+    tls.n.c.frees += tls.top_temporaries - tls.counted_temporaries;
+    tls.n.c.freed_usable += tls.top_reclaimed_usable - tls.counted_reclaimed_usable;
+    tls.counted_temporaries = tls.top_temporaries;
+    tls.counted_reclaimed_usable = tls.top_reclaimed_usable;
 }
 
 int profctl_region_begin(profctl_region *r) {
@@ -77,6 +81,7 @@ int profctl_region_begin(profctl_region *r) {
     tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
     tls.temporaries[k - 1] = tls.top_temporaries;
     tls.top_reclaimed_requested = tls.top_reclaimed_usable = tls.top_temporaries = 0;
+    tls.counted_temporaries = tls.counted_reclaimed_usable = 0;
     tls.general_reclaimed_requested[k] = 0;
     tls.general_reclaimed_usable[k] = 0;
     spin_lock(&t->lock);
@@ -116,6 +121,10 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
     tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
     tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
+    /* All of it in n now: the parent's share folded when this region opened, or counted by
+     * the general path (outer regions' blocks), this region's folded above. */
+    tls.counted_temporaries = tls.top_temporaries;
+    tls.counted_reclaimed_usable = tls.top_reclaimed_usable;
     tls.general_reclaimed_requested[k - 1] = k > 1 ? tls.general_reclaimed_requested[k - 1] + general_requested : 0;
     tls.general_reclaimed_usable[k - 1] = k > 1 ? tls.general_reclaimed_usable[k - 1] + general_usable : 0;
     spin_lock(&t->lock);
