@@ -83,8 +83,7 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
         uint32_t j = found ? holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK) : 0;
         if (j) {
             if (j == tls.depth) {
-                own_freed_peak(e.requested);
-                tls.top_reclaimed_requested += e.requested;
+                own_freed_peak(e.requested); /* (its requested bytes: see top_reclaimed_usable) */
                 tls.top_reclaimed_usable += e.usable;
                 tls.top_temporaries += 1;
                 /* Counted there, as the fast free counts it: not in n too (see
@@ -92,8 +91,7 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
                 tls.n.c.frees -= 1;
                 tls.n.c.freed_usable -= e.usable;
             } else {
-                peaks_outer_freed(j, e.requested);
-                tls.reclaimed_requested[j] += e.requested;
+                peaks_outer_freed(j, e.requested); /* (its requested bytes: see top_reclaimed_usable) */
                 tls.reclaimed_usable[j] += e.usable;
                 tls.temporaries[j] += 1;
             }

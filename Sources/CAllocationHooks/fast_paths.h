@@ -81,8 +81,7 @@ static ALWAYS_INLINE void count_free_fast(size_t usable) {
  * free. Either way the caller then frees the block. */
 static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
     uintptr_t a = (uintptr_t)p;
-    uint64_t byte_mask = tls.byte_mask;
-    uint64_t at = ((uint64_t)a << 1) & byte_mask;
+    uint64_t at = home_offset(a, tls.byte_mask);
     char *es = (char *)tls.entries;
     entry *e = (entry *)(es + at);
     if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
@@ -90,9 +89,7 @@ static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-        own_freed_peak(requested);
-        tls.top_reclaimed_requested += requested;
-        SEPARATE();
+        own_freed_peak(requested); /* (which keeps its requested bytes: see top_reclaimed_usable) */
         tls.top_reclaimed_usable += usable;
         SEPARATE();
         tls.top_temporaries += 1;

@@ -145,10 +145,13 @@ typedef struct thread_state {
     uint64_t scope_id; /* innermost open region, 0 when none */
     lifetimes_block *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
     /* The innermost open region's own blocks this thread freed while it was open (see
-     * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
-    uint64_t top_reclaimed_requested, top_reclaimed_usable;
-    /* How many of those blocks (the region's temporaries; their requested bytes are
-     * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
+     * reclaimed_usable): their usable bytes, at a fixed place, so the fast free adds without
+     * an index. Their requested bytes are not kept: they are the region's requested bytes
+     * (its size classes) less its live bytes (top_live), which regions.c reads at its close
+     * (own_reclaimed_requested): one add fewer per free. */
+    uint64_t top_reclaimed_usable;
+    /* How many of those blocks (the region's temporaries): one add at a fixed place;
+     * lifetimes.c gets it at close. */
     uint64_t top_temporaries;
     /* The innermost open region's live requested bytes as its thread sees them (its own
      * allocations less its own blocks freed on this thread: other threads' frees of them
@@ -162,12 +165,11 @@ typedef struct thread_state {
     uint64_t excluded_allocations, excluded_requested, excluded_usable;
     uint64_t excluded_since_allocations, excluded_since_requested, excluded_since_usable;
     uint32_t registry_slot; /* its index in registry, while it is there */
-    /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
+    /* Regions, by depth (1-based): their ids, and the usable bytes of their own blocks this
      * thread freed while they were open, credited to the deepest region that holds the
      * block and folded into its parent when it closes (an inner region's figures are
-     * its own; the outer's include them). The innermost region's are top_reclaimed_*. */
+     * its own; the outer's include them). The innermost region's are top_reclaimed_usable. */
     uint64_t stack[MAX_DEPTH + 1];
-    uint64_t reclaimed_requested[MAX_DEPTH + 1];
     uint64_t reclaimed_usable[MAX_DEPTH + 1];
     uint64_t temporaries[MAX_DEPTH + 1]; /* and how many blocks, as top_temporaries */
     /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
@@ -331,9 +333,18 @@ static inline uint64_t home_of(const table *t, uintptr_t a) {
     return (uint64_t)(a >> 4) & t->mask;
 }
 
+/* The block's home slot as a byte offset in its table, (a << 1) & byte_mask. The doubling
+ * is one `lea` written out: for malloc, where the address is still needed afterwards,
+ * the compiler emitted `mov` and `add` (one instruction more per tracked allocation). */
+static ALWAYS_INLINE uint64_t home_offset(uintptr_t a, uint64_t byte_mask) {
+    uint64_t twice;
+    __asm__("lea (%1,%1), %0" : "=r"(twice) : "r"((uint64_t)a));
+    return twice & byte_mask;
+}
+
 /* The home slot in the calling thread's own table, from its TLS copies (see use_table). */
 static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
-    return (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
+    return (entry *)((char *)tls.entries + home_offset(a, tls.byte_mask));
 }
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread

@@ -77,10 +77,9 @@ int profctl_region_begin(profctl_region *r) {
     r->depth = k;
     tls.stack[k] = id;
     /* The region below keeps its own bytes in the stack while this one is on top. */
-    tls.reclaimed_requested[k - 1] = tls.top_reclaimed_requested;
     tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
     tls.temporaries[k - 1] = tls.top_temporaries;
-    tls.top_reclaimed_requested = tls.top_reclaimed_usable = tls.top_temporaries = 0;
+    tls.top_reclaimed_usable = tls.top_temporaries = 0;
     tls.counted_temporaries = tls.counted_reclaimed_usable = 0;
     tls.general_reclaimed_requested[k] = 0;
     tls.general_reclaimed_usable[k] = 0;
@@ -113,13 +112,16 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     uint32_t k = r->depth;
     uint64_t sums[3];
     fold_counted(sums);
+    /* Its own blocks freed on this thread (fast and general), and the general path's share.
+     * Their requested bytes: what it allocated (its classes, its closed inner regions'
+     * included) less what of it is live (peaks.c keeps top_live to the byte, in step with
+     * the classes: both count every tracked allocation, and it falls by each of its own
+     * blocks freed on this thread, as the region's figures credit them). */
+    uint64_t own_requested = sums[1] - tls.top_live, own_usable = tls.top_reclaimed_usable;
     out->peak_requested_bytes = peaks_region_closing();
-    /* Its own blocks freed on this thread (fast and general), and the general path's share. */
-    uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
     uint64_t own_temporaries = tls.top_temporaries;
     tls.top_temporaries = k > 1 ? tls.temporaries[k - 1] + own_temporaries : 0;
     uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
-    tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
     tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
     /* All of it in n now: the parent's share folded when this region opened, or counted by
      * the general path (outer regions' blocks), this region's folded above. */
