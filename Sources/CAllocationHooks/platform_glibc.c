@@ -288,6 +288,24 @@ static ALWAYS_INLINE void free_maybe_tracked(void *p, size_t usable) {
     free_tracked_slow(p, usable);
 }
 
+/* free's way when some table is published, its own fast untracking first. It reads the
+ * usable size as a heap chunk's, without usable_fast's test for an mmapped one (two
+ * instructions fewer per tracked free): an mmapped block reads 8 bytes more than it has,
+ * never matches its entry (which holds the right size), and takes the general way, which
+ * reads it right. */
+static ALWAYS_INLINE void free_published(void *p) {
+    size_t word;
+    /* (Loaded in an asm, which the compiler keeps on this branch: a plain load it shares
+     * with the untracked branch's, and then shuffles registers on both, one instruction
+     * more outside a region.) */
+    __asm__("mov -8(%1), %0" : "=r"(word) : "r"(p));
+    if (untrack_fast(p, (word | 7) - 15)) {
+        next_free(p);
+        return;
+    }
+    free_tracked_slow(p, usable_fast(p));
+}
+
 /* ---- with sites captured ---- */
 
 /* account_fast with sites captured, called by the allocating function itself (malloc,
@@ -352,15 +370,14 @@ void *malloc(size_t size) {
 void free(void *p) {
     if (!p) return;
     if (fast()) {
-        size_t usable = usable_fast(p);
         /* published_count counts this thread's own table too, when it may have entries. */
         /* (No hint: with one the compiler splits the tracked case out of free, whose frame
          * then costs every call two instructions.) */
         if (any_published()) {
-            free_maybe_tracked(p, usable); /* (which counts it) */
+            free_published(p); /* (which counts it) */
             return;
         }
-        count_free_fast(usable);
+        count_free_fast(usable_fast(p));
         next_free(p);
         return;
     }

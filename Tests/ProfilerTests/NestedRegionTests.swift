@@ -261,6 +261,26 @@ struct NestedRegionTests {
         #expect(after.frees >= during.frees)
     }
 
+    /// free's fast path reads a block's usable size as a heap chunk's: an mmapped block (glibc
+    /// maps blocks of 128 KiB and more) never matches its entry there and takes the general
+    /// way, which must credit it exactly.
+    @Test("a large (mmapped) block allocated and freed in a region is its own, freed, to the byte")
+    func mmappedBlockInRegion() throws {
+        let m = try twiceOnOwnThread { () -> Allocations in
+            try AllocationScope.measure {
+                free(malloc(1_000_000))
+                free(malloc(100))
+            }.allocations
+        }
+        #expect(m.allocations == 2)
+        #expect(m.frees == 2)
+        #expect(m.requestedBytes == 1_000_100)
+        #expect(m.retainedRequestedBytes == 0)
+        #expect(m.releasedRequestedBytes == 0)
+        #expect(m.untrackedFreedUsableBytes == 0)
+        #expect(m.peakRequestedBytes == 1_000_000)
+    }
+
     @Test("more regions open than the hooks keep is an error, not a crash")
     func tooDeep() throws {
         let thrown = try onOwnThread { () throws -> Bool in
