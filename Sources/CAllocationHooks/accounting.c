@@ -21,7 +21,9 @@
 
 /* The general path's insert. The attributed counters are the window's (summed over threads);
  * a region derives its own from everything counted while it was open (see regions.c,
- * region_counters), which is why the fast insert keeps none. */
+ * region_counters), which is why the fast insert keeps none. In a region the size classes
+ * count the allocation, not the thread's three counters (the caller's, see
+ * thread_state.counted). */
 static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, uint64_t window) {
     table *t = tls.table;
     tls.n.c.attributed_allocations += 1;
@@ -29,7 +31,7 @@ static ALWAYS_INLINE void track_own(void *p, size_t requested, size_t usable, ui
     tls.n.c.attributed_requested += requested;
     SEPARATE();
     tls.n.c.attributed_usable += usable;
-    if (tls.depth) {
+    if (tls.tracking) { /* a region: its size classes count it, not tls.n (the caller's) */
         lifetimes_allocated(tls.life, requested, usable);
         tls.top_live += requested;
     }
@@ -81,13 +83,15 @@ static ALWAYS_INLINE bool untrack_own(void *p, size_t usable) {
         uint32_t j = found ? holding_depth(tls.stack, tls.depth, e.tag & SCOPE_MASK) : 0;
         if (j) {
             if (j == tls.depth) {
-                own_freed_peak(e.requested);
-                tls.top_reclaimed_requested += e.requested;
+                own_freed_peak(e.requested); /* (its requested bytes: see top_reclaimed_usable) */
                 tls.top_reclaimed_usable += e.usable;
                 tls.top_temporaries += 1;
+                /* Counted there, as the fast free counts it: not in n too (see
+                 * thread_state.counted_temporaries; the caller counted the free). */
+                tls.n.c.frees -= 1;
+                tls.n.c.freed_usable -= e.usable;
             } else {
-                peaks_outer_freed(j, e.requested);
-                tls.reclaimed_requested[j] += e.requested;
+                peaks_outer_freed(j, e.requested); /* (its requested bytes: see top_reclaimed_usable) */
                 tls.reclaimed_usable[j] += e.usable;
                 tls.temporaries[j] += 1;
             }
@@ -213,12 +217,16 @@ void account_allocation_general(void *p, size_t requested, size_t usable) {
         __atomic_fetch_add(&retired.requested, requested, __ATOMIC_RELAXED);
         __atomic_fetch_add(&retired.usable, usable, __ATOMIC_RELAXED);
     } else {
-        tls.n.allocations += 1;
-        tls.n.requested += requested;
-        tls.n.usable += usable;
+        /* In a region (tracking), the region's size classes count it: track_own. */
+        bool in_region = tls.tracking;
+        if (!in_region) {
+            tls.n.allocations += 1;
+            tls.n.requested += requested;
+            tls.n.usable += usable;
+        }
         if (UNLIKELY(meters_on) && !tls.excluded_depth) meter_allocated(p, requested, usable);
         uint64_t window = atomic_load_explicit(&hot.window, memory_order_relaxed);
-        if ((tls.depth | window) && !tls.excluded_depth && tls.table != &no_table) {
+        if (in_region || (window && !tls.excluded_depth && tls.table != &no_table)) {
             if (UNLIKELY(profctl_sites_on) && tls.depth) profctl_sites_alloc(p, requested, usable, 0, NULL, tls.scope_id);
             track_own(p, requested, usable, window);
         }

@@ -27,7 +27,9 @@ static inline bool sites_fast(void) {
 
 /* Tracks a block allocated on the fast path, inline in malloc (one frame, no call): the
  * table has room (published, not growing) and the block's home slot is empty. It keeps
- * no attributed counters (a region derives them) and no live count (the room is it).
+ * no attributed counters (a region derives them) and no live count (the room is it), and
+ * counts the allocation in the region's size classes only (the thread's own three counters
+ * take it when the region opens or closes: see thread_state.counted).
  * Anything else is track_slow's, out of line. */
 static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) {
     lifetimes_allocated(tls.life, requested, usable); /* tracking: a region is open */
@@ -46,18 +48,21 @@ static ALWAYS_INLINE void *track_fast(void *p, size_t requested, size_t usable) 
 }
 
 /* An allocation on the fast path, with the block's usable size; returns p (a tail call
- * when it is tracked). */
+ * when it is tracked). In a region the size classes count it (track_fast), else the
+ * thread's three counters: the same test and three adds outside a region as counting
+ * first, three adds fewer in one. */
 static ALWAYS_INLINE void *account_fast(void *p, size_t requested, size_t usable) {
+    if (tls.tracking) return track_fast(p, requested, usable);
     tls.n.allocations += 1;
     SEPARATE();
     tls.n.requested += requested;
     SEPARATE();
     tls.n.usable += usable;
-    if (UNLIKELY(tls.tracking)) return track_fast(p, requested, usable);
     return p;
 }
 
-/* A free on the fast path: its two counters. */
+/* A free on the fast path that the innermost region does not take as its own temporary:
+ * its two counters (untrack_fast counts the others, see thread_state.counted_temporaries). */
 static ALWAYS_INLINE void count_free_fast(size_t usable) {
     tls.n.c.frees += 1;
     SEPARATE();
@@ -70,12 +75,13 @@ static ALWAYS_INLINE void count_free_fast(size_t usable) {
  * home slot that nothing follows (no entry moves), allocated in the innermost open region,
  * with no window open (hot.fast). It credits that region's own bytes only (a region derives
  * its releasable and tracked frees from them at its close) and counts a temporary, which
- * the next settle takes off the live count. False: account_tracked_free's, this thread's
- * empty table included. Either way the caller then frees the block. */
+ * the next settle takes off the live count: the free is counted there only (the caller does
+ * not add it to the thread's free counters; regions.c folds it in). False:
+ * account_tracked_free's, this thread's empty table included, after the caller counted the
+ * free. Either way the caller then frees the block. */
 static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
     uintptr_t a = (uintptr_t)p;
-    uint64_t byte_mask = tls.byte_mask;
-    uint64_t at = ((uint64_t)a << 1) & byte_mask;
+    uint64_t at = home_offset(a, tls.byte_mask);
     char *es = (char *)tls.entries;
     entry *e = (entry *)(es + at);
     if (LIKELY(e->address == a) && LIKELY(e->usable == usable) &&
@@ -83,9 +89,7 @@ static ALWAYS_INLINE bool untrack_fast(void *p, size_t usable) {
         LIKELY(e->tag == tls.scope_id)) { /* (a block tracked in a window has epoch bits too: the general way) */
         uint64_t requested = e->requested;
         __atomic_store_n(&e->address, 0, __ATOMIC_RELAXED);
-        own_freed_peak(requested);
-        tls.top_reclaimed_requested += requested;
-        SEPARATE();
+        own_freed_peak(requested); /* (which keeps its requested bytes: see top_reclaimed_usable) */
         tls.top_reclaimed_usable += usable;
         SEPARATE();
         tls.top_temporaries += 1;

@@ -56,6 +56,7 @@ void fork_child(void) {
         const uint64_t *from = &s->n.allocations;
         uint64_t *to = &retired.allocations;
         for (size_t k = 0; k < COUNTERS; k++) to[k] += from[k];
+        add_unfolded(&retired, unfolded_counts(s)); /* what its open region counted */
         registry[i] = NULL;
         atomic_fetch_add(&threads_exited, 1);
     }

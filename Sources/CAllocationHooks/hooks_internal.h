@@ -38,11 +38,15 @@
 #include "lifetimes.h" /* the lifetimes block a thread points at */
 #include "allocation_meters.h" /* what meters.c hands meter_scopes.c */
 
+/* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
+static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
 /* ---- per-thread counters ---- */
 
-/* What one thread counts: the first three on every allocation, the rest what regions and
- * windows read. They live in the thread's own TLS block, so counting is one add to a
- * fixed offset from the thread pointer; other threads read them through the registry. */
+/* What one thread counts: the first three on every allocation (but those its open region
+ * tracks: see `counted` below), the rest what regions and windows read. They live in the
+ * thread's own TLS block, so counting is one add to a fixed offset from the thread pointer;
+ * other threads read them through the registry. */
 typedef struct counters {
     uint64_t allocations, requested, usable;
     profctl_snapshot c;
@@ -141,10 +145,13 @@ typedef struct thread_state {
     uint64_t scope_id; /* innermost open region, 0 when none */
     lifetimes_block *life; /* the innermost open region's temporaries and size classes (lifetimes.c) */
     /* The innermost open region's own blocks this thread freed while it was open (see
-     * reclaimed_requested): at a fixed place, so the fast free adds without an index. */
-    uint64_t top_reclaimed_requested, top_reclaimed_usable;
-    /* How many of those blocks (the region's temporaries; their requested bytes are
-     * top_reclaimed_requested): one add at a fixed place; lifetimes.c gets it at close. */
+     * reclaimed_usable): their usable bytes, at a fixed place, so the fast free adds without
+     * an index. Their requested bytes are not kept: they are the region's requested bytes
+     * (its size classes) less its live bytes (top_live), which regions.c reads at its close
+     * (own_reclaimed_requested): one add fewer per free. */
+    uint64_t top_reclaimed_usable;
+    /* How many of those blocks (the region's temporaries): one add at a fixed place;
+     * lifetimes.c gets it at close. */
     uint64_t top_temporaries;
     /* The innermost open region's live requested bytes as its thread sees them (its own
      * allocations less its own blocks freed on this thread: other threads' frees of them
@@ -158,12 +165,11 @@ typedef struct thread_state {
     uint64_t excluded_allocations, excluded_requested, excluded_usable;
     uint64_t excluded_since_allocations, excluded_since_requested, excluded_since_usable;
     uint32_t registry_slot; /* its index in registry, while it is there */
-    /* Regions, by depth (1-based): their ids, and the bytes of their own blocks this
+    /* Regions, by depth (1-based): their ids, and the usable bytes of their own blocks this
      * thread freed while they were open, credited to the deepest region that holds the
      * block and folded into its parent when it closes (an inner region's figures are
-     * its own; the outer's include them). The innermost region's are top_reclaimed_*. */
+     * its own; the outer's include them). The innermost region's are top_reclaimed_usable. */
     uint64_t stack[MAX_DEPTH + 1];
-    uint64_t reclaimed_requested[MAX_DEPTH + 1];
     uint64_t reclaimed_usable[MAX_DEPTH + 1];
     uint64_t temporaries[MAX_DEPTH + 1]; /* and how many blocks, as top_temporaries */
     /* Of those, the general path's share: the fast free credits reclaimed bytes only, the
@@ -175,7 +181,51 @@ typedef struct thread_state {
      * a region above them is open (peaks.c). */
     uint64_t peak[MAX_DEPTH + 1];
     uint64_t live_beyond_top[MAX_DEPTH + 1];
+    /* An allocation the innermost region tracks (tls.tracking) is counted once, in the
+     * region's size classes (tls.life), and not in n's first three: three adds fewer per
+     * allocation in a region. `counted` is what of those classes' sums n holds already
+     * (allocations, requested, usable); regions.c folds the rest in whenever a region opens
+     * or closes, and whoever else reads n adds it (unfolded_counts). `counted_below` keeps,
+     * by depth, the regions below the innermost's `counted` while it is open. */
+    uint64_t counted[3];
+    uint64_t counted_below[MAX_DEPTH + 1][3];
+    /* The same for frees: a free the innermost region credits as its own temporary
+     * (top_temporaries, top_reclaimed_usable) is counted there only, not in n.c.frees and
+     * n.c.freed_usable (two adds fewer per free in a region); these are what of those two
+     * n holds already (regions.c folds the rest in when a region opens or closes). */
+    uint64_t counted_temporaries, counted_reclaimed_usable;
 } thread_state;
+
+/* What thread s counted in its innermost region's size classes and own temporaries and not
+ * yet in s->n (see thread_state.counted): allocations, requested and usable bytes, frees and
+ * freed usable bytes. 0 outside regions. The owner's call, or another thread's under the
+ * registry lock (relaxed loads, racing the owner as any read of its counters does). */
+typedef struct unfolded {
+    uint64_t allocations, requested, usable, frees, freed_usable;
+} unfolded;
+
+static inline unfolded unfolded_counts(const thread_state *s) {
+    unfolded u = { 0, 0, 0, 0, 0 };
+    const lifetimes_block *life = __atomic_load_n(&s->life, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&s->depth, __ATOMIC_RELAXED) || !life) return u;
+    uint64_t sums[3];
+    lifetimes_sums(life, sums);
+    u.allocations = minus(sums[0], peek(&s->counted[0]));
+    u.requested = minus(sums[1], peek(&s->counted[1]));
+    u.usable = minus(sums[2], peek(&s->counted[2]));
+    u.frees = minus(peek(&s->top_temporaries), peek(&s->counted_temporaries));
+    u.freed_usable = minus(peek(&s->top_reclaimed_usable), peek(&s->counted_reclaimed_usable));
+    return u;
+}
+
+/* Adds u to a thread's counters (or the retired totals). */
+static inline void add_unfolded(counters *n, unfolded u) {
+    n->allocations += u.allocations;
+    n->requested += u.requested;
+    n->usable += u.usable;
+    n->c.frees += u.frees;
+    n->c.freed_usable += u.freed_usable;
+}
 
 /* registry.c's. */
 extern HIDDEN TLS thread_state tls;
@@ -283,9 +333,18 @@ static inline uint64_t home_of(const table *t, uintptr_t a) {
     return (uint64_t)(a >> 4) & t->mask;
 }
 
+/* The block's home slot as a byte offset in its table, (a << 1) & byte_mask. The doubling
+ * is one `lea` written out: for malloc, where the address is still needed afterwards,
+ * the compiler emitted `mov` and `add` (one instruction more per tracked allocation). */
+static ALWAYS_INLINE uint64_t home_offset(uintptr_t a, uint64_t byte_mask) {
+    uint64_t twice;
+    __asm__("lea (%1,%1), %0" : "=r"(twice) : "r"((uint64_t)a));
+    return twice & byte_mask;
+}
+
 /* The home slot in the calling thread's own table, from its TLS copies (see use_table). */
 static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
-    return (entry *)((char *)tls.entries + (((uint64_t)a << 1) & tls.byte_mask));
+    return (entry *)((char *)tls.entries + home_offset(a, tls.byte_mask));
 }
 
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
@@ -363,8 +422,6 @@ static ALWAYS_INLINE void own_remove_at(table *t, uint64_t i) {
     atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1, memory_order_release);
 }
 
-/* a - b, or 0 when b is larger: a region's or window's figure from two snapshots. */
-static inline uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
 /* ---- peaks.c: the highest live bytes of regions and the window ---- */
 

@@ -77,6 +77,20 @@ static void add(const lifetimes_block *b, profctl_lifetimes *into) {
     into->temporary_requested_bytes += b->temporary_requested_bytes;
 }
 
+void lifetimes_sums(const lifetimes_block *b, uint64_t sums[3]) {
+    uint64_t used = peek(&b->used_classes);
+    sums[0] = sums[1] = sums[2] = 0;
+    while (used) {
+        unsigned c = lifetimes_column((unsigned)__builtin_ctzll(used));
+        used &= used - 1;
+        sums[0] += peek(&b->allocations[c]);
+        sums[1] += peek(&b->requested_bytes[c]);
+        sums[2] += peek(&b->usable_bytes[c]);
+    }
+}
+
+bool lifetimes_kept(const lifetimes_block *b) { return b != &discarded; }
+
 lifetimes_block *lifetimes_open(uint32_t slot, uint32_t depth, uint64_t scope_id) {
     lifetimes_block *b = lifetimes_at(slot, depth);
     if (b == &discarded) return b;

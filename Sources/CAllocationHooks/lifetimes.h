@@ -52,6 +52,16 @@ static ALWAYS_INLINE void lifetimes_allocated(lifetimes_block *b, size_t request
     b->usable_bytes[c] += usable;
 }
 
+/* The sums of b's size classes: allocations, requested and usable bytes (the region's
+ * tracked allocations, its closed inner regions' included). Relaxed loads: another thread
+ * may read them (registry.c's sums), racing the owner as it reads any counter. */
+HIDDEN void lifetimes_sums(const lifetimes_block *b, uint64_t sums[3]);
+
+/* False for the block figures go to when a slot's storage cannot be mapped (shared by such
+ * threads, never read): a region cannot open on it, since its sums hold the region's
+ * allocations (see hooks_internal.h, "counted"). */
+HIDDEN bool lifetimes_kept(const lifetimes_block *b);
+
 /* The figures of depth `depth` (0: outside any region) for the thread owning table slot
  * `slot`; never NULL (a shared block that nobody reads when the storage cannot be mapped). */
 HIDDEN lifetimes_block *lifetimes_at(uint32_t slot, uint32_t depth);

@@ -31,6 +31,25 @@ static profctl_snapshot region_counters(void) {
     return c;
 }
 
+/* Folds what the innermost region's size classes and own temporaries counted since the
+ * last fold into the thread's counters (see thread_state.counted), before a region opens or
+ * closes. Returns the classes' sums. Those allocations were made before any exclusion now
+ * open (none are tracked while excluded), so the open stretch's start moves up with them. */
+static void fold_counted(uint64_t sums[3]) {
+    lifetimes_sums(tls.life, sums);
+    uint64_t *n = &tls.n.allocations, *since = &tls.excluded_since_allocations;
+    for (int i = 0; i < 3; i++) {
+        uint64_t more = sums[i] - tls.counted[i];
+        n[i] += more;
+        if (tls.excluded_depth) since[i] += more;
+        tls.counted[i] = sums[i];
+    }
+    tls.n.c.frees += tls.top_temporaries - tls.counted_temporaries;
+    tls.n.c.freed_usable += tls.top_reclaimed_usable - tls.counted_reclaimed_usable;
+    tls.counted_temporaries = tls.top_temporaries;
+    tls.counted_reclaimed_usable = tls.top_reclaimed_usable;
+}
+
 int profctl_region_begin(profctl_region *r) {
     if (!enter_always()) return -1;
     if (tls.state != STATE_READY || tls.table == &no_table) return -1;
@@ -43,6 +62,14 @@ int profctl_region_begin(profctl_region *r) {
     uint64_t id;
     do { id = atomic_fetch_add(&next_scope_id, 1) & SCOPE_MASK; } while (id == 0);
     uint32_t k = tls.depth + 1;
+    lifetimes_block *life = lifetimes_open((uint32_t)(t - tables), k, id);
+    if (!lifetimes_kept(life)) { /* no storage for its size classes, which count its allocations */
+        open_room(t);
+        tls.state = STATE_READY;
+        return -1;
+    }
+    if (k > 1) fold_counted(tls.counted_below[k - 1]);
+    tls.counted[0] = tls.counted[1] = tls.counted[2] = 0;
     peaks_region_opening();
     r->parent_scope_id = tls.scope_id;
     r->scope_id = id;
@@ -50,10 +77,10 @@ int profctl_region_begin(profctl_region *r) {
     r->depth = k;
     tls.stack[k] = id;
     /* The region below keeps its own bytes in the stack while this one is on top. */
-    tls.reclaimed_requested[k - 1] = tls.top_reclaimed_requested;
     tls.reclaimed_usable[k - 1] = tls.top_reclaimed_usable;
     tls.temporaries[k - 1] = tls.top_temporaries;
-    tls.top_reclaimed_requested = tls.top_reclaimed_usable = tls.top_temporaries = 0;
+    tls.top_reclaimed_usable = tls.top_temporaries = 0;
+    tls.counted_temporaries = tls.counted_reclaimed_usable = 0;
     tls.general_reclaimed_requested[k] = 0;
     tls.general_reclaimed_usable[k] = 0;
     spin_lock(&t->lock);
@@ -64,7 +91,7 @@ int profctl_region_begin(profctl_region *r) {
     spin_unlock(&t->lock);
     tls.depth = k;
     tls.scope_id = id;
-    tls.life = lifetimes_open(r->slot, k, id);
+    tls.life = life;
     update_tracking();
     open_room(t);
     r->start = region_counters();
@@ -83,14 +110,23 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     settle_live(t);
     purge(t);
     uint32_t k = r->depth;
+    uint64_t sums[3];
+    fold_counted(sums);
+    /* Its own blocks freed on this thread (fast and general), and the general path's share.
+     * Their requested bytes: what it allocated (its classes, its closed inner regions'
+     * included) less what of it is live (peaks.c keeps top_live to the byte, in step with
+     * the classes: both count every tracked allocation, and it falls by each of its own
+     * blocks freed on this thread, as the region's figures credit them). */
+    uint64_t own_requested = sums[1] - tls.top_live, own_usable = tls.top_reclaimed_usable;
     out->peak_requested_bytes = peaks_region_closing();
-    /* Its own blocks freed on this thread (fast and general), and the general path's share. */
-    uint64_t own_requested = tls.top_reclaimed_requested, own_usable = tls.top_reclaimed_usable;
     uint64_t own_temporaries = tls.top_temporaries;
     tls.top_temporaries = k > 1 ? tls.temporaries[k - 1] + own_temporaries : 0;
     uint64_t general_requested = tls.general_reclaimed_requested[k], general_usable = tls.general_reclaimed_usable[k];
-    tls.top_reclaimed_requested = k > 1 ? tls.reclaimed_requested[k - 1] + own_requested : 0;
     tls.top_reclaimed_usable = k > 1 ? tls.reclaimed_usable[k - 1] + own_usable : 0;
+    /* All of it in n now: the parent's share folded when this region opened, or counted by
+     * the general path (outer regions' blocks), this region's folded above. */
+    tls.counted_temporaries = tls.top_temporaries;
+    tls.counted_reclaimed_usable = tls.top_reclaimed_usable;
     tls.general_reclaimed_requested[k - 1] = k > 1 ? tls.general_reclaimed_requested[k - 1] + general_requested : 0;
     tls.general_reclaimed_usable[k - 1] = k > 1 ? tls.general_reclaimed_usable[k - 1] + general_usable : 0;
     spin_lock(&t->lock);
@@ -105,6 +141,8 @@ void profctl_region_end(profctl_region *r, profctl_region_result *out) {
     /* A region's temporaries are its own blocks freed on its thread while it was open,
      * its closed inner regions' included: what it reclaimed, counted beside those bytes. */
     tls.life = lifetimes_close(r->slot, k, own_temporaries, own_requested);
+    /* Its classes are now in the parent's, and in n already. */
+    for (int i = 0; i < 3; i++) tls.counted[i] = k > 1 ? tls.counted_below[k - 1][i] + sums[i] : 0;
     update_tracking();
     open_room(t);
 

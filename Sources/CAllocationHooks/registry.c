@@ -45,6 +45,10 @@ static void thread_exiting(void *value) {
             spin_unlock(&t->lock);
             atomic_store(&t->claimed, 0);
         }
+        /* A region left open: what its classes and temporaries counted. */
+        unfolded u = unfolded_counts(&tls);
+        add_unfolded(&tls.n, u);
+        tls.depth = 0; /* (so that a sum meanwhile does not add them twice) */
         uint64_t *from = &tls.n.allocations, *to = &retired.allocations;
         spin_lock(&registry_lock);
         for (size_t i = 0; i < COUNTERS; i++) __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
@@ -125,6 +129,7 @@ void sum_counters(counters *out) {
         if (!registry[i]) continue;
         const uint64_t *from = &registry[i]->n.allocations;
         for (size_t k = 0; k < COUNTERS; k++) sum[k] += peek(&from[k]);
+        add_unfolded(out, unfolded_counts(registry[i])); /* what its open region counted */
     }
     spin_unlock(&registry_lock);
 }

@@ -212,6 +212,75 @@ struct NestedRegionTests {
         }
     }
 
+    /// In a region an allocation is counted once, in the region's size classes, and folded
+    /// into the thread's counters when a region opens or closes (docs/hooks.md, "Counting in a
+    /// region"). An inner region opened inside an exclusion folds the outer region's earlier
+    /// allocations then: they were made before the exclusion and must not count as excluded.
+    @Test("an inner region opened inside an exclusion leaves the outer region its allocations")
+    func innerRegionInsideExclusion() throws {
+        let outer = try twiceOnOwnThread { () -> Allocations in
+            let m = try AllocationScope.measure { () -> (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) in
+                let a = malloc(100), b = malloc(300)
+                AllocationScope.excluded { _ = try? AllocationScope.measure { free(malloc(50)) } }
+                return (a, b)
+            }
+            free(m.value.0)
+            free(m.value.1)
+            return m.allocations
+        }
+        #expect(outer.allocations == 2)
+        #expect(outer.requestedBytes == 400)
+        #expect(outer.retainedRequestedBytes == 400)
+    }
+
+    /// The region's own allocations and frees are counted in its size classes and
+    /// temporaries only until it closes (docs/hooks.md, "Counting in a region"): the totals
+    /// add what is not folded in yet.
+    @Test("the totals count a region's allocations and frees while it is still open, and once after")
+    func totalsWhileOpen() throws {
+        let (region, before, during, after) = try twiceOnOwnThread {
+            () -> (Allocations, AllocationTotals, AllocationTotals, AllocationTotals) in
+            let before = AllocationHooks.totals
+            var during = before
+            let m = try AllocationScope.measure {
+                for _ in 0..<100 { free(malloc(1000)) }
+                during = AllocationHooks.totals
+            }
+            return (m.allocations, before, during, AllocationHooks.totals)
+        }
+        #expect(region.allocations == 100)
+        #expect(region.frees == 100)
+        #expect(region.requestedBytes == 100_000)
+        #expect(region.untrackedFreedUsableBytes == 0)
+        // Other tests allocate at the same time: lower bounds only.
+        #expect(during.allocations >= before.allocations + 100)
+        #expect(during.requestedBytes >= before.requestedBytes + 100_000)
+        #expect(during.frees >= before.frees + 100)
+        #expect(during.freedUsableBytes >= before.freedUsableBytes + 100_000)
+        #expect(after.allocations >= during.allocations)
+        #expect(after.frees >= during.frees)
+    }
+
+    /// free's fast path reads a block's usable size as a heap chunk's: an mmapped block (glibc
+    /// maps blocks of 128 KiB and more) never matches its entry there and takes the general
+    /// way, which must credit it exactly.
+    @Test("a large (mmapped) block allocated and freed in a region is its own, freed, to the byte")
+    func mmappedBlockInRegion() throws {
+        let m = try twiceOnOwnThread { () -> Allocations in
+            try AllocationScope.measure {
+                free(malloc(1_000_000))
+                free(malloc(100))
+            }.allocations
+        }
+        #expect(m.allocations == 2)
+        #expect(m.frees == 2)
+        #expect(m.requestedBytes == 1_000_100)
+        #expect(m.retainedRequestedBytes == 0)
+        #expect(m.releasedRequestedBytes == 0)
+        #expect(m.untrackedFreedUsableBytes == 0)
+        #expect(m.peakRequestedBytes == 1_000_000)
+    }
+
     @Test("more regions open than the hooks keep is an error, not a crash")
     func tooDeep() throws {
         let thrown = try onOwnThread { () throws -> Bool in
