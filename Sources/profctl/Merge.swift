@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Profiler
 import ProfilerCLI
@@ -35,6 +36,16 @@ struct Merge: ProfctlCommand, Exemplified {
             throw ValidationError("input \(position + 1) is an empty path (an unset variable?); give each database to merge from")
         }
         if inputs.contains(output) { throw ValidationError("\(output) is both the output and an input") }
+        // The same file under another name (a symbolic link, `./`) would add nothing and say
+        // "0 runs added" as if the input had been merged.
+        let outputFile = Self.resolved(output)
+        if let alias = inputs.first(where: { Self.resolved($0) == outputFile }) {
+            throw ValidationError("\(alias) is \(output) under another name (the same file); give the output and the inputs as different databases")
+        }
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Its databases are its arguments, not `--db`: the advice in its errors says so.

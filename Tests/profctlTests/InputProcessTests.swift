@@ -122,6 +122,36 @@ struct InputProcessTests {
         #expect(try files(folder.url, "out.sqlite") == ["out.sqlite"])
     }
 
+    @Test("merge into a database named again through a symbolic link or ./ exits 64, not '0 runs added'")
+    func mergeIntoItselfUnderAnotherName() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ProfctlProcess.run(["record", "lazy-container", "--instances", "3", "--quiet", "--db", "a.sqlite"],
+                                       in: folder.url).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link.sqlite").path,
+                                                   withDestinationPath: "a.sqlite")
+        let before = try Data(contentsOf: folder.url.appendingPathComponent("a.sqlite"))
+        for input in ["./link.sqlite", "./a.sqlite"] {
+            let result = try ProfctlProcess.run(["merge", "a.sqlite", input], in: folder.url)
+            #expect(result.status == 64, "\(input): \(result.stderr)")
+            #expect(result.stderr.contains("\(input) is a.sqlite under another name (the same file)"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("a.sqlite")) == before)
+    }
+
+    @Test("record of an existing file not named .yaml says scenario files end in .yaml, not 'unknown scenario'")
+    func recordOfAFileNotNamedYAML() throws {
+        let folder = try TemporaryFolder()
+        try "kind: lazy-container\n".write(to: folder.url.appendingPathComponent("text.txt"), atomically: true, encoding: .utf8)
+        let result = try ProfctlProcess.run(["record", "text.txt", "--db", "p.sqlite"], in: folder.url)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("text.txt is a file, not a built-in scenario; a scenario file's name ends in .yaml or .yml"),
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("p.sqlite").path))
+        // A name that is neither a file nor a scenario still lists the scenarios.
+        let unknown = try ProfctlProcess.run(["record", "nope.txt", "--db", "p.sqlite"], in: folder.url)
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown scenario 'nope.txt'"), "\(unknown.stderr)")
+    }
+
     @Test("query with several statements exits 64")
     func queryMultipleStatements() throws {
         let folder = try TemporaryFolder()
