@@ -87,7 +87,15 @@ package struct RecordArguments: ParsableArguments {
             let file = try ScenarioFile.load(path: argument, registry: registry)
             (scenario, options) = (file.scenario, file.options)
         } else {
-            (scenario, options) = (try lookUp(argument), RecordOptions())
+            do {
+                (scenario, options) = (try lookUp(argument), RecordOptions())
+            } catch {
+                // An existing file that is not named .yaml: "unknown scenario" would hide
+                // that it was taken for a name.
+                guard FileManager.default.fileExists(atPath: argument) else { throw error }
+                throw ValidationError("\(argument) is a file, not a built-in scenario; a scenario file's name ends in .yaml or .yml "
+                                      + "(docs/scenario-format.md): rename it, or give a scenario name (profctl scenarios)")
+            }
         }
         // What to say when a value a flag set is not valid for the scenario (from `expected`, `got`).
         var flags: [String: (_ expected: String, _ got: String) -> String] = [:]
