@@ -21,8 +21,12 @@ public struct UnknownNameError: Error, CustomStringConvertible, Equatable, Senda
     }
 
     public var description: String {
-        let list = known.isEmpty ? "none recorded yet" : known.joined(separator: ", ")
         let scoped = scope.isEmpty ? "" : " \(scope)"
-        return "\(origin): no \(kind) named '\(name)'\(scoped); known: \(list)" + (hint.map { ". \($0)" } ?? "")
+        let head = "\(origin): no \(kind) named '\(name)'\(scoped)"
+        // With nothing known, a hint says why ("its report has no per-component rows");
+        // "none recorded yet" beside it would contradict it.
+        if known.isEmpty, let hint { return head + ". " + hint }
+        let list = known.isEmpty ? "none recorded yet" : known.joined(separator: ", ")
+        return head + "; known: \(list)" + (hint.map { ". \($0)" } ?? "")
     }
 }
