@@ -13,7 +13,7 @@ struct PublicAPITests {
 
     /// What a user can import: the layers `import Profiler` re-exports (read from its
     /// umbrella file, so a new layer is covered without editing this test), the record
-    /// command line and the stand-in UIKit catalog.
+    /// command line, the stand-in UIKit catalog and the test traits (ProfilerTesting).
     static func libraryModules() throws -> [String] {
         let umbrella = try String(contentsOf: DocumentedExamplesTests.root.appendingPathComponent("Sources/Profiler/Exports/Profiler.swift"),
                                   encoding: .utf8)
@@ -21,7 +21,7 @@ struct PublicAPITests {
             guard line.hasPrefix("@_exported import ") else { return nil }
             return String(line.dropFirst("@_exported import ".count))
         }
-        return layers + ["ProfilerCLI", "ProfilerCatalog"]
+        return layers + ["ProfilerCLI", "ProfilerCatalog", "ProfilerTesting"]
     }
 
     static let extractor: String? = {
