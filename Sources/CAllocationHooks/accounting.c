@@ -128,12 +128,6 @@ void *track_slow(void *p, size_t requested, size_t usable) {
  * sheds dead entries when a region opens or closes, or its table grows. A table whose
  * thread has exited is changed directly, under its lock. */
 
-static inline uint64_t even_seq(table *t) {
-    uint64_t seq;
-    while ((seq = atomic_load_explicit(&t->seq, memory_order_acquire)) & 1) { }
-    return seq;
-}
-
 /* Looks for p in other threads' tables; credits and marks its entry when found. The
  * freeing thread's share goes to `n` (its own counters, or the retired totals). */
 static SLOW void foreign_free(void *p, size_t usable, counters *n, bool shared) {

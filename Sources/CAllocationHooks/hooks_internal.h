@@ -347,6 +347,14 @@ static ALWAYS_INLINE entry *own_home_entry(uintptr_t a) {
     return (entry *)((char *)tls.entries + home_offset(a, tls.byte_mask));
 }
 
+/* The table's sequence count once no entries are moving (an odd count: its owner is moving
+ * some): what another thread's seq-validated read of it starts from (see find). */
+static inline uint64_t even_seq(table *t) {
+    uint64_t seq;
+    while ((seq = atomic_load_explicit(&t->seq, memory_order_acquire)) & 1) { }
+    return seq;
+}
+
 /* Index of a in the table, or -1. Safe for the owner at any time; for another thread
  * only under the lock and inside a seq-validated read. */
 static ALWAYS_INLINE int64_t find(const table *t, uintptr_t a) {

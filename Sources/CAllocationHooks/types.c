@@ -282,13 +282,6 @@ void profctl_types_window_end(void) {
     spin_unlock(&install_lock);
 }
 
-/* A sequence count of t read when no entries are moving (hooks_internal.h, find). */
-static uint64_t settled_seq(table *t) {
-    uint64_t seq;
-    while ((seq = atomic_load_explicit(&t->seq, memory_order_acquire)) & 1) { }
-    return seq;
-}
-
 /* Whether t (another thread's table, or the caller's) holds the block at `address` tracked
  * in window `epoch` with `requested` bytes: under its lock (no growth or purge meanwhile),
  * read again if its owner moved entries. A block freed on another thread is marked dead
@@ -300,7 +293,7 @@ static bool window_block_live(table *t, uintptr_t address, uint64_t epoch, uint6
     if (has_entries(t)) {
         uint64_t seq;
         do {
-            seq = settled_seq(t);
+            seq = even_seq(t);
             int64_t i = find(t, address);
             entry e = i >= 0 ? t->entries[i] : (entry){ 0, 0, 0, 0 };
             atomic_thread_fence(memory_order_acquire);
@@ -322,7 +315,7 @@ static void window_live_blocks(uint64_t epoch, uint64_t *blocks, uint64_t *bytes
         if (has_entries(t)) {
             uint64_t seq;
             do {
-                seq = settled_seq(t);
+                seq = even_seq(t);
                 n = b = 0;
                 for (uint64_t i = 0; i <= t->mask; i++) {
                     /* The address first: an entry is written address last. */
