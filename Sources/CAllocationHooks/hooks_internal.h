@@ -21,8 +21,8 @@
  *   fork.c             the fork handler
  *        |
  *        v
- *   lifetimes.c, sites.c (and a new concern, such as swift_runtime.c): leaves that call
- *   nothing of the hooks; the hooks call them and hand them what they need.
+ *   lifetimes.c, runtime_caches.c, sites.c (and a new concern, such as swift_runtime.c):
+ *   leaves that call nothing of the hooks; the hooks call them and hand them what they need.
  *
  * The shape, for speed: everything a thread does to its own blocks touches only its own
  * counters and its own table of tracked blocks, with plain loads and stores (no locked
@@ -368,6 +368,16 @@ static ALWAYS_INLINE int64_t find(const table *t, uintptr_t a) {
     }
 }
 
+/* What glibc hands back for `requested` bytes when it splits a chunk to fit: the request
+ * plus the size word, rounded up to 16, at least 32, less the size word. malloc_usable_size
+ * answers it (never more than the block has) for a region's blocks and a meter's, so that
+ * their figures do not depend on which free chunk the heap's history handed back
+ * (docs/hooks.md, "Usable sizes in a region"). */
+static ALWAYS_INLINE size_t split_usable(uint64_t requested) {
+    uint64_t chunk = (requested + sizeof(size_t) + 15) & ~(uint64_t)15;
+    return (size_t)(chunk < 32 ? 32 : chunk) - sizeof(size_t);
+}
+
 /* An entry whose usable size differs from the block's is stale: the block it named was
  * freed on a path the hooks did not see, and the address reused. Dropped, not credited. */
 static ALWAYS_INLINE bool fresh_entry(const entry *e, size_t usable) { return !usable || !e->usable || e->usable == usable; }
@@ -481,6 +491,9 @@ extern HIDDEN volatile int meters_on;
 HIDDEN void meter_allocated(void *p, size_t requested, size_t usable);
 /* Any free: credited to the meter that allocated the block, if it is still open. */
 HIDDEN void meter_freed(void *p);
+/* malloc_usable_size of a block an open meter holds: the exact split's answer (split_usable),
+ * never more than `usable`, the block's own; `usable` for any other block. */
+HIDDEN size_t meter_usable_size(void *p, size_t usable);
 /* A Swift object swift_allocObject just made (types.c), and retains or releases (swift_runtime.c):
  * credited to the calling task's meter when it captures them. */
 HIDDEN void meter_object(void *object, const void *metadata, size_t requested);
@@ -489,6 +502,11 @@ HIDDEN void meter_arc(uint64_t retains, uint64_t releases);
 extern HIDDEN volatile int profctl_meter_types_on;
 extern HIDDEN volatile int meters_arc_on;
 HIDDEN void meters_fork_prepare(void);
+/* ---- runtime_caches.c ---- */
+/* The runtimes' cache entry points' code ranges, once (the first meter's open). */
+HIDDEN void runtime_caches_resolve(void);
+/* Whether the allocation whose hook frame is `frame` comes from one of them. BUSY. */
+HIDDEN bool runtime_cache_allocation(void *frame);
 HIDDEN void meters_fork_done(void);
 /* For meter_scopes.c: the key, a slot claimed (0: none free) and its id published, the
  * figures, a meter retired (no longer credited) and its slot freed, all blocks dropped. */

@@ -41,6 +41,7 @@ uint64_t profctl_meter_open_capturing(uint64_t parent, uint32_t what) {
     /* Both need the runtime's instrumentation flag, which only ARC counting's install can set. */
     if (runtime && profctl_arc_install() != 0) return 0;
     if ((what & PROFCTL_METER_TYPES) && profctl_types_install() != 0) return 0;
+    runtime_caches_resolve();
     uint64_t id = meters_claim(parent, what);
     if (!id) return 0;
     spin_lock(&scope_lock);

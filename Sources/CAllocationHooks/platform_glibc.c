@@ -459,13 +459,6 @@ void *pvalloc(size_t size) { return allocate_general(ALLOC_PVALLOC, size, 0); }
 
 /* ---- malloc_usable_size ---- */
 
-/* What glibc hands back for `requested` bytes when it splits a chunk to fit: the request
- * plus the size word, rounded up to 16, at least 32, less the size word. */
-static inline size_t split_usable(uint64_t requested) {
-    uint64_t chunk = (requested + sizeof(size_t) + 15) & ~(uint64_t)15;
-    return (size_t)(chunk < 32 ? 32 : chunk) - sizeof(size_t);
-}
-
 /* A block allocated in the open region (its own table holds it): the usable size an exact
  * split gives its request, never more than the block has. glibc hands a free chunk back
  * whole when splitting it would leave under 32 bytes, so a request gets 16 or 32 bytes more
@@ -487,6 +480,7 @@ size_t malloc_usable_size(void *p) {
     if (atomic_load_explicit(&hot.header_ok, memory_order_relaxed)) {
         size_t usable = usable_from_header(p);
         if (UNLIKELY(tls.tracking)) return region_usable_size(p, usable);
+        if (UNLIKELY(meters_on)) return meter_usable_size(p, usable);
         return usable;
     }
     uint8_t state = tls.state;

@@ -289,6 +289,13 @@ uint32_t sites_stack_here(void *frame, uint32_t depth) {
     return stack_of(t, frame, 0, depth < PROFCTL_SITES_MAX_DEPTH ? depth : PROFCTL_SITES_MAX_DEPTH);
 }
 
+uint32_t sites_frames_here(void *frame, uintptr_t *out, uint32_t depth) {
+    sites_thread *t = self();
+    if (UNLIKELY(!t)) return 0;
+    if (UNLIKELY(!t->stack_high)) profctl_sites_prepare_thread();
+    return t->stack_high ? walk(frame, 0, t->stack_high, out, depth) : 0;
+}
+
 void profctl_sites_alloc(void *p, uint64_t requested, uint64_t usable, uintptr_t caller, void *frame, uint64_t scope) {
     sites_thread *t = self();
     if (UNLIKELY(!t)) {

@@ -40,6 +40,8 @@ HIDDEN void profctl_sites_free(void *pointer, uint64_t usable, uint64_t scope);
  * cannot be. For meters (meters.c), which name their sites whether or not sites are on.
  * Call it BUSY: its first call on a thread may allocate. */
 HIDDEN uint32_t sites_stack_here(void *frame, uint32_t depth);
+/* The same walk's return addresses, not interned: how many were written to `out`. */
+HIDDEN uint32_t sites_frames_here(void *frame, uintptr_t *out, uint32_t depth);
 /* The hooks' fork handler (fork.c): sites.c's two locks, taken before a fork and released
  * after it on both sides, so the child never inherits one held for good. */
 HIDDEN void profctl_sites_fork_prepare(void);

@@ -103,10 +103,11 @@ func limitMessage(_ what: String, violations: [String], figures: AllocationFigur
     lines += MeterSite.lines(sites, byLiveBytes: limits.keptOnly(figures))
     lines += ObjectTypeFigures.lines(figures)
     lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)")
-    // What is counted but not the test's own doing: said in every failure, so a limit
-    // missed by these blocks alone is never taken for the code's (docs/testing.md).
-    lines.append("  (may include runtime blocks the test's work set off: a Swift runtime cache's first growth, about 16 KB, "
-        + "and 64 B thread-pool blocks after a suspension; docs/testing.md, \"Exactness\")")
+    // What the figures leave out, said in every failure with its size, so that nobody looks
+    // for those blocks among the test's own (docs/testing.md, "Exactness").
+    lines.append("  (not counted: \(figures.runtimeCacheBlocks) blocks, \(figures.runtimeCacheBytes) B the runtimes keep "
+        + "for the process, whichever test needs them first: type metadata, conformance caches, lazy globals, "
+        + "dispatch continuations; docs/testing.md, \"Exactness\")")
     if limits.retains != nil {
         lines.append("  (retains are counted as they happen, on the task that makes them: one another task or thread makes "
             + "on the test's objects is not the test's, and one made inside a profctl region is the region's)")

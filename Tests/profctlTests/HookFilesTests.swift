@@ -16,8 +16,11 @@ struct HookFilesTests {
         "accounting.c": 1, "regions.c": 1, "windows.c": 1, "swift_runtime.c": 1, "types.c": 1,
         "registry.c": 2, "tracked_table.c": 2, "modes.c": 2, "fork.c": 2, "peaks.c": 2,
         "lifetimes.c": 3, "meters.c": 3,
-        // Below meters.c, which names a capturing meter's sites with its stacks.
-        "sites.c": 4,
+        // Below meters.c, which asks it whether an allocation is a runtime cache's.
+        "runtime_caches.c": 4,
+        // Below meters.c, which names a capturing meter's sites with its stacks, and
+        // runtime_caches.c, which walks the stack with it.
+        "sites.c": 5,
     ]
 
     @Test("calls between the hooks' files go one way, down the layers")

@@ -47,7 +47,17 @@ typedef struct profctl_meter_result {
     uint64_t retains;
     uint64_t releases;
     uint64_t objects;
+    /// Blocks its task tree made that the runtimes keep for the process (type metadata and
+    /// conformance caches, lazily initialized globals, dispatch's continuations): left out of
+    /// every figure above, whichever test made them first (runtime_caches.c).
+    uint64_t runtime_cache_blocks;
+    uint64_t runtime_cache_bytes;
 } profctl_meter_result;
+
+/// How many functions of the runtimes meters leave the allocations of out (runtime_caches.c),
+/// told apart when the first meter opened: 0 before, or where none could be (stripped
+/// libraries, another runtime), when a figure includes those caches.
+uint32_t profctl_meter_runtime_cache_functions(void);
 
 /// What a meter captures beyond its figures (profctl_meter_open_capturing), each only while
 /// a meter that asks for it is open. PROFCTL_METER_SITES: the call stack of each of its

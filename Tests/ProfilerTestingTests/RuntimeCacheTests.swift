@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAllocationHooks
+import Dispatch
+import Testing
+import ProfilerTesting
+
+/// What the runtimes keep for the process is left out of a test's figures, counted apart
+/// (runtime_caches.c; docs/testing.md, "Exactness"): the first use of a type, a conformance or
+/// a lazy global costs the first test that needs it and none after, so a figure that held it
+/// would depend on the order tests run in. Each test uses types no other test uses, so that
+/// its first measurement is the process's first use.
+@Suite struct RuntimeCacheTests {
+    struct ShelfKey: Hashable { var aisle: Int }
+    struct Shelf<Item> { var items: [Item] }
+    enum Catalogue { static let entries: [String] = (0..<64).map { "entry \($0)" } }
+
+    /// allocations, bytes, retained: the figures a limit reads.
+    static func figures(_ f: AllocationFigures) -> [UInt64] { [f.allocations, f.bytes, f.retainedBytes, f.retainedBlocks] }
+
+    @Test func aGenericTypesFirstUseIsTheRuntimesNotTheTests() throws {
+        func stock() -> Int {
+            var shelves: [ShelfKey: Shelf<ShelfKey>] = [:]
+            shelves[ShelfKey(aisle: 1)] = Shelf(items: [ShelfKey(aisle: 2)])
+            return shelves.count
+        }
+        let (_, first) = try TaskMeter.measure { stock() }
+        let (_, second) = try TaskMeter.measure { stock() }
+        #expect(profctl_meter_runtime_cache_functions() > 0)
+        #expect(first.runtimeCacheBlocks > 0, "the metadata of Shelf<ShelfKey> and its dictionary: \(first)")
+        #expect(second.runtimeCacheBlocks == 0)
+        #expect(Self.figures(first) == Self.figures(second), "first \(first), second \(second)")
+        #expect(first.allocations > 0 && first.retainedBytes == 0)
+    }
+
+    @Test func aLazyGlobalsFirstUseIsTheRuntimesNotTheTests() throws {
+        let (count, first) = try TaskMeter.measure { Catalogue.entries.count }
+        #expect(count == 64)
+        #expect(first.runtimeCacheBlocks >= 64, "the array and its 64 strings, made under swift_once: \(first)")
+        #expect(first.allocations == 0 && first.retainedBytes == 0, "\(first)")
+    }
+
+    /// The rule leaves the test's own blocks alone: an array, an object, a malloc, each counted.
+    @Test func theTestsOwnAllocationsAreCounted() throws {
+        final class Ledger { var lines = [Int](repeating: 7, count: 16) }
+        let (_, f) = try TaskMeter.measure { () -> Int in
+            let ledger = Ledger()
+            let p = malloc(100)
+            defer { free(p) }
+            return ledger.lines.count + [Int](repeating: 1, count: 32).count
+        }
+        _ = try TaskMeter.measure { Ledger().lines.count } // the class's metadata out of the way
+        let (_, again) = try TaskMeter.measure { () -> Int in
+            let ledger = Ledger()
+            let p = malloc(100)
+            defer { free(p) }
+            return ledger.lines.count + [Int](repeating: 1, count: 32).count
+        }
+        #expect(again.allocations == 4 && again.runtimeCacheBlocks == 0, "\(again)")
+        #expect(Self.figures(f) == Self.figures(again), "first \(f), again \(again)")
+    }
+
+    /// dispatch takes an enqueue's continuation from its thread's cache, or from the heap when
+    /// the cache is empty: which of the two depends on what ran on the thread before, so those
+    /// blocks are left out, and the figures repeat however many came from the heap.
+    @Test func dispatchContinuationsAreTheRuntimes() throws {
+        @Sendable func enqueue() {
+            let group = DispatchGroup()
+            for _ in 0..<200 { DispatchQueue.global().async(group: group) { } }
+            group.wait()
+        }
+        let (_, first) = try TaskMeter.measure { enqueue() }
+        let (_, second) = try TaskMeter.measure { enqueue() }
+        #expect(first.runtimeCacheBlocks + second.runtimeCacheBlocks > 0, "first \(first), second \(second)")
+        #expect(Self.figures(first) == Self.figures(second), "first \(first), second \(second)")
+    }
+}
