@@ -32,6 +32,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -164,7 +165,12 @@ static void add_loader(void) {
 
 void runtime_caches_resolve(void) {
     int expected = 0;
-    if (!atomic_compare_exchange_strong(&resolved, &expected, 1)) return;
+    if (!atomic_compare_exchange_strong(&resolved, &expected, 1)) {
+        /* Another thread is reading them: a meter opened meanwhile must not count what the
+         * ranges will leave out, so every opener waits for them (once per process). */
+        while (atomic_load_explicit(&resolved, memory_order_acquire) != 2) sched_yield();
+        return;
+    }
     uint8_t state = tls.state;
     tls.state = STATE_BUSY; /* the dynamic linker may allocate: forwarded, uncounted */
     add_functions("swift_getGenericMetadata", swift_runtime_caches, COUNT(swift_runtime_caches), &spans[SWIFT_RUNTIME]);
