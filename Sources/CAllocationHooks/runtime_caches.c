@@ -21,6 +21,9 @@
  * cannot be resolved (a stripped library, another runtime) is simply not left out: a figure
  * then includes it, which fails a limit rather than passes one.
  *
+ * Platform-specific: it reads ELF symbol tables and glibc's loader (a Darwin port reads
+ * Mach-O's instead: docs/hooks.md, "The files").
+ *
  * A leaf: the hooks call it (meters.c, meter_scopes.c) and it calls nothing of theirs but
  * sites.c's stack walk.
  */
