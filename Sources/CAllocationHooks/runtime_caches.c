@@ -7,7 +7,8 @@
  *   - type metadata and the caches behind it (generic instantiation, the metadata
  *     allocator's 16 KB pages, protocol conformance and witness table caches, mangled-name
  *     lookups): made on a type's first use in the process, by any test;
- *   - lazily initialized globals (swift_once): made by the first test that touches one;
+ *   - lazily initialized globals (swift_once, and every library's one-time initializers):
+ *     made by the first test that touches one;
  *   - dispatch's continuations: an enqueue takes a 64 B block from its thread's cache, or
  *     from the heap when that cache is empty, which depends on what ran on that thread
  *     before; the block goes back to a thread's cache, kept for the thread's life;
@@ -16,8 +17,8 @@
  *
  * Told apart by where the allocation comes from: a frame-pointer walk of the allocating
  * thread's stack, looking for a return address inside one of those functions. Their ranges
- * are read once, when the first meter opens, from the symbol tables of the files the runtime
- * libraries were loaded from (many are local symbols, absent from the dynamic linker's). What
+ * are read once, when the first meter opens, from the symbol tables of the files the loaded
+ * objects came from (many are local symbols, absent from the dynamic linker's). What
  * cannot be resolved (a stripped library, another runtime) is simply not left out: a figure
  * then includes it, which fails a limit rather than passes one.
  *
@@ -44,7 +45,7 @@
 /* The functions whose allocations are caches kept for the process, by the start of their
  * symbol names (a prefix also takes a C++ template's every instantiation, and the exported
  * entry points that tail-call into static ones: their return addresses are never on a stack). */
-static const char *const swift_runtime_caches[] = {
+static const char *const cache_makers[] = {
     /* type metadata: instantiation, its caches, and the metadata allocator under them */
     "_ZL25_swift_getGenericMetadata", "swift_getGenericMetadata", "swift_getCanonicalSpecializedMetadata",
     "swift_getCanonicalPrespecializedGenericMetadata", "swift_getSingletonMetadata", "swift_getForeignTypeMetadata",
@@ -61,14 +62,31 @@ static const char *const swift_runtime_caches[] = {
     "swift_getTypeByMangledName",
     /* lazily initialized globals: swift_once, and the slow path it tail-calls */
     "swift_once", "_ZN5swift14threading_impl9once_slow",
+    /* dispatch's: an enqueue's continuation when its thread's cache is empty */
+    "_dispatch_continuation_alloc_from_heap",
 };
 
-/* dispatch's: an enqueue's continuation when its thread's cache is empty. */
-static const char *const dispatch_caches[] = { "_dispatch_continuation_alloc_from_heap" };
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-/* Functions told apart at most (template instantiations included): more are not left out. */
-#define MAX_RANGES 1024
+
+/* A cache maker: one of the names above, or a one-time initializer of a global (the Swift
+ * mangling's `WZ` suffix), in any library. The initializers are named one by one because
+ * swift_once's slow path is missed by the walk when the initializer keeps no frame pointer
+ * (libTesting's do not: Swift Testing's first #expect made a 64 B lock in whichever test got
+ * there first); the initializer's own return address is on the stack all the same. */
+static bool cache_maker(const char *name, size_t length) {
+    if (length > 4 && name[0] == '$' && name[length - 2] == 'W' && name[length - 1] == 'Z') return true;
+    if (name[0] != 's' && name[0] != '_') return false;
+    for (size_t i = 0; i < COUNT(cache_makers); i++) {
+        if (strncmp(name, cache_makers[i], strlen(cache_makers[i])) == 0) return true;
+    }
+    return false;
+}
+
+/* Functions told apart at most (template instantiations and initializers included): more
+ * are not left out. */
+#define MAX_RANGES 4096
+/* Libraries with any (each a span for the quick test below). */
+#define MAX_SPANS 64
 
 typedef struct code_range { uintptr_t start, end; } code_range;
 
@@ -76,8 +94,8 @@ typedef struct code_range { uintptr_t start, end; } code_range;
 static code_range ranges[MAX_RANGES];
 static uint32_t range_count;
 /* Each library's span of ranges: most return addresses (the test's own code) fall outside all. */
-enum { SWIFT_RUNTIME, DISPATCH, LOADER, LIBRARIES };
-static code_range spans[LIBRARIES];
+static code_range spans[MAX_SPANS];
+static uint32_t span_count;
 /* 0 not resolved, 1 resolving, 2 resolved. */
 static _Atomic int resolved;
 
@@ -88,23 +106,12 @@ static void add_range(uintptr_t start, uintptr_t end, code_range *span) {
     if (end > span->end) span->end = end;
 }
 
-static bool named(const char *name, const char *const *prefixes, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
-    }
-    return false;
-}
-
-/* The functions named by `prefixes` in the object holding `neighbour` (a library, or the
- * executable when the runtime is linked in statically), from the symbol table of the file it
- * was loaded from (.symtab, else .dynsym, which has the exported ones only): mapped, read and
- * unmapped, nothing allocated. Their span goes to `span`. */
-static void add_functions(const char *neighbour, const char *const *prefixes, size_t count, code_range *span) {
-    void *near = dlsym(RTLD_DEFAULT, neighbour);
-    Dl_info info;
-    struct link_map *map = NULL;
-    if (!near || !dladdr1(near, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) return;
-    const char *path = map->l_name && map->l_name[0] ? map->l_name : "/proc/self/exe";
+/* The cache makers of one loaded object (a library, or the executable, which holds the
+ * runtime when the standard library is linked statically), from the symbol table of the file
+ * it was loaded from (.symtab, else .dynsym, which has the exported ones only): mapped, read
+ * and unmapped, nothing allocated. */
+static void add_cache_makers(const char *path, uintptr_t base) {
+    if (span_count == MAX_SPANS) return;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
     struct stat st;
@@ -131,39 +138,45 @@ static void add_functions(const char *neighbour, const char *const *prefixes, si
             const ElfW(Sym) *symbols = (const ElfW(Sym) *)(bytes + table->sh_offset);
             const char *names = (const char *)(bytes + strings->sh_offset);
             size_t n = table->sh_size / sizeof(ElfW(Sym));
-            for (size_t i = 0; i < n && range_count < MAX_RANGES; i++) {
+            code_range *span = &spans[span_count];
+            *span = (code_range){ 0, 0 };
+            for (size_t i = 0; i < n; i++) {
                 const ElfW(Sym) *sym = &symbols[i];
                 if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_value || !sym->st_size) continue;
-                if (sym->st_name >= strings->sh_size || !memchr(names + sym->st_name, 0, strings->sh_size - sym->st_name)) continue;
-                if (!named(names + sym->st_name, prefixes, count)) continue;
-                uintptr_t start = map->l_addr + sym->st_value;
-                add_range(start, start + sym->st_size, span);
+                if (sym->st_name >= strings->sh_size) continue;
+                const char *name = names + sym->st_name;
+                const char *end = memchr(name, 0, strings->sh_size - sym->st_name);
+                if (!end || !cache_maker(name, (size_t)(end - name))) continue;
+                add_range(base + sym->st_value, base + sym->st_value + sym->st_size, span);
             }
+            if (span->end) span_count++;
         }
     }
     munmap(file, length);
 }
 
-/* The loader's code, whole (its own symbols are not in its file): the executable segment of
- * the object `__tls_get_addr` is in. */
-static int add_loader_segment(struct dl_phdr_info *object, size_t size, void *loader_base) {
+/* Each loaded object's cache makers; the loader's code whole (its own symbols are not in its
+ * file): every allocation it makes is its own bookkeeping. */
+static int add_object(struct dl_phdr_info *object, size_t size, void *loader_base) {
     (void)size;
-    if (object->dlpi_addr != (ElfW(Addr))(uintptr_t)loader_base) return 0;
-    for (ElfW(Half) i = 0; i < object->dlpi_phnum; i++) {
-        const ElfW(Phdr) *segment = &object->dlpi_phdr[i];
-        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
-        uintptr_t start = object->dlpi_addr + segment->p_vaddr;
-        add_range(start, start + segment->p_memsz, &spans[LOADER]);
+    if (object->dlpi_addr == (ElfW(Addr))(uintptr_t)loader_base) {
+        if (span_count == MAX_SPANS) return 0;
+        code_range *span = &spans[span_count];
+        *span = (code_range){ 0, 0 };
+        for (ElfW(Half) i = 0; i < object->dlpi_phnum; i++) {
+            const ElfW(Phdr) *segment = &object->dlpi_phdr[i];
+            if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+            uintptr_t start = object->dlpi_addr + segment->p_vaddr;
+            add_range(start, start + segment->p_memsz, span);
+        }
+        if (span->end) span_count++;
+        return 0;
     }
-    return 1;
-}
-
-static void add_loader(void) {
-    void *tls = dlsym(RTLD_DEFAULT, "__tls_get_addr");
-    Dl_info info;
-    struct link_map *map = NULL;
-    if (!tls || !dladdr1(tls, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) return;
-    dl_iterate_phdr(add_loader_segment, (void *)(uintptr_t)map->l_addr);
+    /* The executable is the first object, with an empty name; the vDSO has no file. */
+    const char *path = object->dlpi_name && object->dlpi_name[0] ? object->dlpi_name : "/proc/self/exe";
+    if (object->dlpi_name && object->dlpi_name[0] && object->dlpi_name[0] != '/') return 0;
+    add_cache_makers(path, object->dlpi_addr);
+    return 0;
 }
 
 void runtime_caches_resolve(void) {
@@ -176,11 +189,13 @@ void runtime_caches_resolve(void) {
     }
     uint8_t state = tls.state;
     tls.state = STATE_BUSY; /* the dynamic linker may allocate: forwarded, uncounted */
-    add_functions("swift_getGenericMetadata", swift_runtime_caches, COUNT(swift_runtime_caches), &spans[SWIFT_RUNTIME]);
-    add_functions("dispatch_async_f", dispatch_caches, COUNT(dispatch_caches), &spans[DISPATCH]);
-    add_loader();
+    void *tls_get_addr = dlsym(RTLD_DEFAULT, "__tls_get_addr");
+    Dl_info info;
+    struct link_map *loader = NULL;
+    if (!tls_get_addr || !dladdr1(tls_get_addr, &info, (void **)&loader, RTLD_DL_LINKMAP)) loader = NULL;
+    dl_iterate_phdr(add_object, (void *)(uintptr_t)(loader ? loader->l_addr : UINTPTR_MAX));
     tls.state = state;
-    /* Sorted for the binary search (a few hundred: insertion sort, once). */
+    /* Sorted for the binary search (a few thousand at most: insertion sort, once). */
     for (uint32_t i = 1; i < range_count; i++) {
         code_range r = ranges[i];
         uint32_t j = i;
@@ -198,7 +213,7 @@ uint32_t profctl_meter_runtime_cache_functions(void) {
  * call, so it may equal a function's end, never its start). */
 static bool in_cache_function(uintptr_t r) {
     bool spanned = false;
-    for (int i = 0; i < LIBRARIES; i++) spanned |= r > spans[i].start && r <= spans[i].end;
+    for (uint32_t i = 0; i < span_count && !spanned; i++) spanned = r > spans[i].start && r <= spans[i].end;
     if (!spanned) return false;
     uint32_t low = 0, high = range_count;
     while (low < high) { /* the last range starting before r */

@@ -76,6 +76,9 @@ import ProfilerTesting
         let (_, first) = try TaskMeter.measure { enqueue() }
         let (_, second) = try TaskMeter.measure { enqueue() }
         #expect(first.runtimeCacheBlocks >= 176 && second.runtimeCacheBlocks >= 176, "first \(first), second \(second)")
-        #expect(Self.figures(first) == Self.figures(second), "first \(first), second \(second)")
+        // Allocations and bytes: dispatch releases a block after it has left the group, so
+        // group.wait() may return while the last block's closure is still live, and it then
+        // counts as kept in that run (docs/testing.md, "Exactness").
+        #expect([first.allocations, first.bytes] == [second.allocations, second.bytes], "first \(first), second \(second)")
     }
 }
