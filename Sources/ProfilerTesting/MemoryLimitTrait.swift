@@ -63,7 +63,6 @@ private let nextToken = Atomic<Int>(0)
 /// never passes unmeasured.
 func checkLimits(_ limits: MemoryLimits, what: String, sourceLocation: SourceLocation,
                  _ body: @escaping @Sendable () async throws -> Void) async throws {
-    await TaskMeter.warmUp()
     let rounds = max(limits.growthRounds ?? 1, 1)
     // Allocated outside the meter: storing a reading after each round allocates nothing.
     let lives = RoundReadings(rounds)

@@ -171,21 +171,6 @@ public enum TaskMeter {
         return (value, figures)
     }
 
-    /// Runs the measuring path once, unmeasured, the first time: the generic types it uses
-    /// (a task group of T, the task-local binding) have their metadata instantiated by the
-    /// Swift runtime on first use and kept for good, which would otherwise be counted (as
-    /// retained) in whichever test measures first. Every caller waits for it to end: with a
-    /// flag instead, tests running in parallel measured while the first one still warmed up,
-    /// and the runtime caches grown meanwhile (16 KB blocks) landed in their figures
-    /// (Examples/MemoryLimits failed a limit in 11 of 15 parallel runs).
-    static func warmUp() async { await warmingUp.value }
-
-    private static let warmingUp = Task<Void, Never> {
-        TestFiguresDatabase.prepare()
-        _ = try? await measureOrReport(capturing: .sites, { () async throws -> Void in await Task.yield() },
-                                       unmeasurable: { _ in })
-    }
-
     /// The async form: the body may suspend, hop threads and start child tasks. It runs in
     /// a fresh child task, so that its figures do not depend on the calling task's history:
     /// a task's allocator grows by slabs it keeps until the task ends, and a slab grown by

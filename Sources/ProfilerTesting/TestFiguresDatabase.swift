@@ -24,13 +24,6 @@ enum TestFiguresDatabase {
     /// The variable's value, read once: nil when unset.
     private static let path: String? = ProcessInfo.processInfo.environment[variable]
 
-    /// Reads the variable before the first measurement (TaskMeter.warmUp): Foundation's
-    /// environment dictionary and the runtime caches its first use grows (16 KB blocks kept
-    /// for good) were otherwise made between two tests, and the cache growth they put off
-    /// landed in a later test's figures (Examples/MemoryLimits failed a limit in 6 of 6
-    /// serial runs).
-    static func prepare() { _ = path }
-
     /// Adds the current test's figures to its target's run; records an issue (the test
     /// fails) when they cannot be kept, naming the variable and the path.
     static func record(_ figures: AllocationFigures, limits: MemoryLimits, sourceLocation: SourceLocation) {

@@ -134,7 +134,6 @@ final class Recorded: @unchecked Sendable {
     }
 
     @Test func withinItsObjectLimitATestPasses() async throws {
-        await TaskMeter.warmUp()
         try await checkLimits(MemoryLimits(objects: [ObjectLimit(Widget.self, count: 5)]), what: "probe",
                               sourceLocation: #_sourceLocation) {
             for _ in 0..<5 { sink.append(Widget()) }

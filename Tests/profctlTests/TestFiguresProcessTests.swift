@@ -11,10 +11,9 @@ struct TestFiguresProcessTests {
     /// The run's scenario: the fixture's test target.
     static let scenario = "ProfilerTestingTests"
     static let keepsABlock = "TestFiguresFixture/keepsABlock()"
-    /// What docs/ci.md recommends (a concurrent test's peak varies, and Swift Testing's 64 B
-    /// lock lands in whichever test reaches an #expect first); keepsABlock's 512 B more still
-    /// fails peak_bytes and bytes_allocated.
-    static let documentedTolerance = ["--tolerance", "64", "--tolerance", "allocations=1", "--tolerance", "blocks_retained=1"]
+    /// What docs/ci.md recommends (a concurrent test's peak varies with how its children
+    /// interleave); keepsABlock's 512 B more still fails peak_bytes and bytes_allocated.
+    static let documentedTolerance = ["--tolerance", "peak_bytes=1%"]
 
     /// What a trait's failure message says it measured, per test name (a parameterized
     /// test's cases one after the other).
