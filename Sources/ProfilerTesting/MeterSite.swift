@@ -32,14 +32,15 @@ package struct MeterSite: Sendable, Equatable {
 
     /// The frame a stack is named by: the innermost frame of the user's code under the hooks'
     /// entry point (the stack starts in the hooks: meters.c walks from its own frame), but not
-    /// one that only runs the test (``isRunner(_:)``); else the innermost frame there is.
+    /// one that only runs the test (``isRunner(_:)``), named by its whole function as
+    /// ``SiteStack/site`` names it; else the innermost frame there is.
     static func site(of stack: SiteStack) -> SiteFrame {
         var frames = stack.frames
         if let entry = frames.prefix(16).lastIndex(where: { SiteFrame.hookFunctions.contains($0.function) }) {
             frames.removeFirst(entry + 1)
         }
-        let user = frames.filter { $0.isUserCode || isAsyncPartial($0) }
-        return user.first { !isRunner($0) } ?? user.first ?? frames.first ?? .unknown
+        let user = frames.filter(\.isUserCode)
+        return (user.first { !isRunner($0) } ?? user.first)?.byWholeFunction ?? frames.first ?? .unknown
     }
 
     /// A frame that only runs the test: ProfilerTesting's, or the thunks Swift Testing's
@@ -47,23 +48,6 @@ package struct MeterSite: Sendable, Equatable {
     static func isRunner(_ frame: SiteFrame) -> Bool {
         frame.function.contains("ProfilerTesting.")
             || (frame.file.split(separator: "/").last.map { $0.hasPrefix("@__swiftmacro_") } ?? false)
-    }
-
-    /// An async function of the user's code, as the demangler names the part of it that runs
-    /// between two suspensions: "(1) suspend resume partial function for closure #1 in ...".
-    /// The folding rule takes a name in parentheses for one of its markers; here it is the
-    /// test's own code, and the site is named by the function it is part of.
-    static func isAsyncPartial(_ frame: SiteFrame) -> Bool {
-        !SiteFrame.isSystemModule(frame.module) && frame.function.hasPrefix("(") && frame.function.contains("partial function for ")
-    }
-
-    /// A site's name for a person: the function, shortened as the icicles shorten it.
-    static func name(_ frame: SiteFrame) -> String {
-        var function = frame.function
-        if isAsyncPartial(frame), let range = function.range(of: "partial function for ") {
-            function = String(function[range.upperBound...])
-        }
-        return SiteName.short(function)
     }
 
     /// The sites, symbolized and folded, ordered by what a failure is about: live bytes when
@@ -96,7 +80,7 @@ package struct MeterSite: Sendable, Equatable {
         for n in named.prefix(shown) {
             let location = n.frame.location
             lines.append("    \(n.bytes) B in \(n.allocations) allocations, \(n.liveBytes) B still live: "
-                + name(n.frame) + (location.isEmpty ? "" : " (\(location))"))
+                + SiteName.short(n.frame.function) + (location.isEmpty ? "" : " (\(location))"))
         }
         if named.count > shown {
             let rest = named.dropFirst(shown)

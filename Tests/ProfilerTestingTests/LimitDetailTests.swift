@@ -57,6 +57,28 @@ final class Recorded: @unchecked Sendable {
         #expect(top?.contains("LimitDetailTests.swift:") == true, "\(message)")
     }
 
+    @inline(never) static func returnsAtOnce() async -> Int { 4_096 }
+
+    /// The same allocation after an await: it runs in a part of the async function
+    /// ("(1) suspend resume partial function for ..."), named by the function (SiteFrame's rule).
+    @inline(never) static func allocatesAfterAnAwait() async -> UnsafeMutableRawPointer? {
+        let size = await returnsAtOnce()
+        let p = malloc(size)
+        if let p { memset(p, 1, size) }
+        return p
+    }
+
+    @Test func aSiteInAnAsyncFunctionsPartIsNamedByTheFunction() async throws {
+        let messages = try await Self.messages(MemoryLimits(bytes: 1_024)) {
+            free(await Self.allocatesAfterAnAwait())
+        }
+        let message = try #require(messages.first)
+        let top = message.components(separatedBy: "\n").first { $0.contains("4096 B in 1 allocations") }
+        #expect(top?.contains(": ProfilerTestingTests.LimitDetailTests.allocatesAfterAnAwait (LimitDetailTests.swift:") == true,
+                "\(message)")
+        #expect(!message.contains("partial function"), "\(message)")
+    }
+
     @Test func aLeakRanksSitesByWhatIsStillLive() async throws {
         nonisolated(unsafe) var kept: UnsafeMutableRawPointer?
         let messages = try await Self.messages(MemoryLimits(retainedBytes: 0)) {

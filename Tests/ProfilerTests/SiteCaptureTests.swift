@@ -25,6 +25,23 @@ func sitesKnownPathSmall() -> UnsafeMutableRawPointer? { keep(malloc(200)) }
 @inline(never)
 func sitesKnownPathLarge() -> UnsafeMutableRawPointer? { keep(malloc(3000)) }
 
+// An async function allocating after an await: the allocation runs in the part of it after
+// the suspension point, which the demangler names "(1) await resume partial function for
+// ProfilerTests.sitesAsyncAllocation() async -> ...".
+@inline(never)
+func sitesAsyncNothing() async -> Int { keep(24) }
+
+@inline(never)
+func sitesAsyncAllocation() async -> UnsafeMutableRawPointer? {
+    let extra = await sitesAsyncNothing()
+    return keep(malloc(1000 + extra))
+}
+
+/// What a task hands back to the thread that started it.
+private final class BlockBox: @unchecked Sendable {
+    var pointer: UnsafeMutableRawPointer?
+}
+
 /// Capture is process-wide: one test at a time, each filtering its own component's sites.
 @Suite("Allocation sites, captured in process", .serialized)
 struct SiteCaptureTests {
@@ -92,6 +109,67 @@ struct SiteCaptureTests {
         #expect(create == 3000)
         #expect(release == -3000)
         #expect(events.map(\.netLiveBytes) == [3000, -3000])
+    }
+
+    @Test("an async function's allocation after an await is named by the function: in the stored sites, their tree and pprof")
+    func asyncFunctionsPart() throws {
+        let temp = try TemporaryDatabase()
+        let component = "async-part-\(UUID().uuidString)"
+        let recorder = try Recorder.start(database: temp.path, run: RunDescription(
+            scenario: "async-part", baselineStrategy: "plain", parameters: ["x": .int(1)]))
+        try SiteCapture.shared.start(depth: SiteCapture.defaultDepth)
+        let captured: CapturedSites
+        do {
+            try onOwnThread {
+                let probe = Probe(sink: recorder, component: component, strategy: "plain")
+                let block = BlockBox()
+                // Once unmeasured first: the part's first run instantiates a type's metadata
+                // (a block of the runtime's, in the same part), later runs find it cached.
+                Task.immediate { block.pointer = await sitesAsyncAllocation() }
+                free(block.pointer)
+                try probe.measure(.create) {
+                    // Runs the task on this thread, inside the region, until it suspends (it
+                    // never does: the awaited function returns at once).
+                    Task.immediate { block.pointer = await sitesAsyncAllocation() }
+                }
+                free(block.pointer)
+            }
+            captured = SiteCapture.shared.stop()
+        } catch {
+            _ = SiteCapture.shared.stop()
+            throw error
+        }
+        try recorder.finish()
+        try SiteWriter.write(captured, runID: recorder.runID, database: temp.path)
+        let sites = try SiteQuery.sites(runID: recorder.runID, in: try ProfileStore.openForReading(path: temp.path))
+        let mine = sites.rows.filter { $0.component == component }
+        let stacks = mine.map { row in (sites.stacks[row.stackID]?.frames ?? []).map(\.function).joined(separator: " <- ") }
+        // Named by the function, not by the runtime or the test's closure that started the task.
+        let named = mine.filter { $0.site.hasPrefix("ProfilerTests.sitesAsyncAllocation() async") }
+        #expect(named.count == 1 && named.first?.counts.allocations == 1 && named.first?.counts.requestedBytes == 1024,
+                "\(mine.map(\.site))\n\(stacks.joined(separator: "\n"))")
+        #expect(!mine.contains { $0.site.contains("partial function for") }, "\(mine.map(\.site))")
+        let tree = SiteQuery.tree(mine, stacks: sites.stacks)
+        #expect(tree.contains("ProfilerTests.sitesAsyncAllocation() async") && !tree.contains("partial function for"), "\(tree)")
+        // pprof's gzip holds stored blocks: its strings are there as they are.
+        let pprof = String(decoding: Pprof.export([sites]), as: UTF8.self)
+        #expect(pprof.contains("ProfilerTests.sitesAsyncAllocation() async") && !pprof.contains("resume partial function for"))
+    }
+
+    @Test("an async function's part is judged and named by the function it is part of; other names in parentheses are not parts")
+    func asyncPartsByWholeFunction() {
+        let module = "/work/app/.build/debug/app"
+        let part = SiteFrame(module: module, function: "(2) await resume partial function for closure #1 () async -> () in App.load() async -> ()",
+                             file: "/work/app/Sources/App/Load.swift", line: 12)
+        #expect(part.isUserCode && part.wholeFunction == "closure #1 () async -> () in App.load() async -> ()")
+        #expect(part.byWholeFunction == SiteFrame(module: module, function: part.wholeFunction, file: part.file, line: 12))
+        // A part of the standard library's own async code, compiled into the user's module, is still the library's.
+        #expect(!SiteFrame(module: module, function: "(1) suspend resume partial function for Swift.withTaskGroup<A>() async -> A").isUserCode)
+        for name in ["(extension in App):App.Loader.load() -> ()", "(1) partial function", "(x) await resume partial function for App.f()"] {
+            #expect(SiteFrame(module: module, function: name).wholeFunction == name)
+        }
+        let stack = SiteStack(frames: [SiteFrame(module: "/usr/lib/swift/linux/libswiftCore.so", function: "swift_slowAlloc"), part])
+        #expect(stack.site == part.byWholeFunction)
     }
 
     @Test("a depth outside 1...128 is refused")

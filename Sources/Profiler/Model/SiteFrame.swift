@@ -28,13 +28,38 @@ package struct SiteFrame: Hashable, Sendable {
 
     /// The folding rule (docs/hooks.md, "Sites"): a frame of the user's code is one in a
     /// module that is not the system's or the Swift toolchain's, in a function that is not
-    /// the standard library's (nor a specialization of it) or the runtime's.
+    /// the standard library's (nor a specialization of it) or the runtime's. An async
+    /// function's part is judged by the function it is part of (``wholeFunction``).
     package var isUserCode: Bool {
+        let function = wholeFunction
         if Self.isSystemModule(module) || function.hasPrefix("0x") || function.hasPrefix("(") && self != .unknown && self != .untracked { return false }
         if function.hasPrefix("Swift.") || function.contains(" of Swift.") || function.hasPrefix("swift_")
             || function.hasPrefix("__swift") || function.hasPrefix("(extension in Swift)") { return false }
         if Self.hookFunctions.contains(function) || function.hasPrefix("profctl_") { return false }
         return true
+    }
+
+    /// The function this frame runs code of. The demangler names each part of an async
+    /// function that runs between two suspension points after the function, in parentheses
+    /// first: "(1) suspend resume partial function for closure #1 in Foo.bar() async -> ()",
+    /// "(2) await resume partial function for Foo.bar() async -> ()". Such a part is the
+    /// function's ("closure #1 in Foo.bar() async -> ()"), not one of the folding rule's
+    /// markers, which are in parentheses too. Any other frame's is its own ``function``.
+    package var wholeFunction: String {
+        guard function.hasPrefix("(") else { return function }
+        let number = function.dropFirst().prefix(while: \.isNumber)
+        guard !number.isEmpty else { return function }
+        let rest = function.dropFirst(1 + number.count)
+        for part in [") suspend resume partial function for ", ") await resume partial function for "] where rest.hasPrefix(part) {
+            return String(rest.dropFirst(part.count))
+        }
+        return function
+    }
+
+    /// This frame named by ``wholeFunction``: what sites, call trees and pprof name it by, so
+    /// an async function's parts read, and add up, as the one function they are.
+    package var byWholeFunction: SiteFrame {
+        SiteFrame(module: module, function: wholeFunction, file: file, line: line)
     }
 
     package static func isSystemModule(_ path: String) -> Bool {
@@ -55,9 +80,10 @@ package struct SiteStack: Hashable, Sendable {
 
     package init(frames: [SiteFrame]) { self.frames = frames }
 
-    /// The innermost frame of the user's code, else the innermost frame.
+    /// The innermost frame of the user's code, named by its whole function; else the
+    /// innermost frame.
     package var site: SiteFrame {
-        frames.first(where: \.isUserCode) ?? frames.first ?? .unknown
+        frames.first(where: \.isUserCode)?.byWholeFunction ?? frames.first ?? .unknown
     }
 }
 
@@ -75,12 +101,12 @@ extension SiteFrame {
         userFrames(frames, site: site).map(\.function)
     }
 
-    /// ``userPath(_:site:)`` as frames, with their locations.
+    /// ``userPath(_:site:)`` as frames, with their locations, each named by its whole function.
     package static func userFrames(_ frames: [SiteFrame], site: String) -> [SiteFrame] {
         var inside = frames
         let cut = frames.firstIndex(where: { $0.function.contains(" ProfilerHooks.AllocationScope.measure") })
         if let cut { inside = Array(frames[..<cut]) }
-        var path = Array(inside.filter(\.isUserCode).reversed())
+        var path = Array(inside.filter(\.isUserCode).reversed().map(\.byWholeFunction))
         if path.isEmpty { path = [frames.first(where: { $0.function == site }) ?? SiteFrame(module: "", function: site)] }
         let captured = !(frames.isEmpty || frames == [.unknown] || frames == [.untracked])
         if cut == nil && captured { path.insert(SiteFrame(module: "", function: cutMarker), at: 0) }

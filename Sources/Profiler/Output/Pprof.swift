@@ -90,7 +90,8 @@ struct ProfileBuilder {
 
     mutating func sample(frames: [SiteFrame], values: [Int64], labels: [(String, String)]) {
         var s = ProtoWriter()
-        s.packedUInts(1, frames.map { location($0) })
+        // An async function's parts as the one function they are, told apart by line.
+        s.packedUInts(1, frames.map { location($0.byWholeFunction) })
         s.packedInts(2, values)
         for (key, value) in labels {
             var label = ProtoWriter()
