@@ -287,6 +287,7 @@ void meter_freed(void *p) {
         if ((c->capture & PROFCTL_METER_TYPES) && b.metadata) {
             profctl_meter_type *e = FIND_ENTRY(c->types, c->type_count, PROFCTL_METER_MAX_TYPES, metadata, b.metadata);
             if (e->live_objects) e->live_objects -= 1;
+            e->live_requested_bytes -= e->live_requested_bytes < b.requested ? e->live_requested_bytes : b.requested;
         }
     }
     spin_unlock(&table_lock);
@@ -352,6 +353,7 @@ void meter_object(void *object, const void *metadata, size_t requested) {
         /* A block the table could not keep never counts as freed: live for good, so that a
          * limit on what is kept fails rather than passes. */
         e->live_objects += 1;
+        e->live_requested_bytes += requested;
     }
     spin_unlock(&table_lock);
 }

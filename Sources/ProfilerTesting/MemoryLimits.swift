@@ -101,7 +101,7 @@ func limitMessage(_ what: String, violations: [String], figures: AllocationFigur
                   sites: [MeterSite] = []) -> String {
     var lines = ["\(what) exceeded its memory limit:"] + violations.map { "  " + $0 } + ["  measured: \(figures)"]
     lines += MeterSite.lines(sites, byLiveBytes: limits.keptOnly(figures))
-    lines += ObjectTypeFigures.lines(figures)
+    lines += MeterTypes.lines(figures)
     lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)")
     // What the figures leave out, said in every failure with its size, so that nobody looks
     // for those blocks among the test's own (docs/testing.md, "Exactness").

@@ -15,6 +15,6 @@ public struct ObjectLimit: Sendable, Equatable {
 
     /// The objects of this class in `figures`.
     func measured(in figures: AllocationFigures) -> UInt64 {
-        figures.objectTypes.first { $0.metadata == metadata }?.objects ?? 0
+        figures.objectsByClass[metadata] ?? 0
     }
 }

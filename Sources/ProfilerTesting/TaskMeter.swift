@@ -25,9 +25,14 @@ public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
     public var releases: UInt64
     /// Swift objects it allocated (swift_allocObject), and per type, most bytes first, when
     /// measured by a limit (any limit, where the runtime lets the hooks see objects:
-    /// a failure names them); 0 and empty from `TaskMeter.measure`.
+    /// a failure names them); 0 and empty from `TaskMeter.measure`. The rows are a window's
+    /// (`AllocationWindow.measureTypes`), without its remainder row: a failure message adds
+    /// the blocks no object claims from the figures above.
     public var objects: UInt64
-    public var objectTypes: [ObjectTypeFigures]
+    public var objectTypes: [ObjectTypeCounts]
+    /// The objects per class metadata, what `.objectLimit(T.self, ...)` is compared by (a
+    /// row of `objectTypes` may stand for two private types of one name).
+    var objectsByClass: [UInt: UInt64] = [:]
     /// Blocks its work made that the Swift and dispatch runtimes keep for the process (type
     /// metadata, protocol conformance caches, lazily initialized globals, dispatch's
     /// continuations), and their requested bytes: left out of every figure above, because
@@ -37,7 +42,7 @@ public struct AllocationFigures: Sendable, Equatable, CustomStringConvertible {
 
     public init(allocations: UInt64 = 0, bytes: UInt64 = 0, usableBytes: UInt64 = 0, frees: UInt64 = 0,
                 freedBytes: UInt64 = 0, retainedBytes: UInt64 = 0, retainedBlocks: UInt64 = 0, peakBytes: UInt64 = 0,
-                retains: UInt64 = 0, releases: UInt64 = 0, objects: UInt64 = 0, objectTypes: [ObjectTypeFigures] = [],
+                retains: UInt64 = 0, releases: UInt64 = 0, objects: UInt64 = 0, objectTypes: [ObjectTypeCounts] = [],
                 runtimeCacheBlocks: UInt64 = 0, runtimeCacheBytes: UInt64 = 0) {
         self.allocations = allocations
         self.bytes = bytes
@@ -147,13 +152,14 @@ public enum TaskMeter {
     /// The figures, and what the meter captured read just before it closes (after the body
     /// ended, outside the meter: the reading allocates). Types are named here.
     private static func close(_ id: UInt64, capturing capture: MeterCapture) -> (figures: AllocationFigures, sites: [MeterSite]) {
-        var sites: [MeterSite] = [], types: [ObjectTypeFigures] = []
+        var sites: [MeterSite] = [], types = MeterTypes()
         if capture.contains(.sites) { sites = withoutMetering { MeterSite.read(id) } }
-        if capture.contains(.types) { types = withoutMetering { ObjectTypeFigures.read(id) } }
+        if capture.contains(.types) { types = withoutMetering { MeterTypes.read(id) } }
         var result = profctl_meter_result()
         profctl_meter_close(id, &result)
         var figures = AllocationFigures(result)
-        figures.objectTypes = types
+        figures.objectTypes = types.rows
+        figures.objectsByClass = types.objectsByClass
         return (figures, sites)
     }
 

@@ -51,7 +51,7 @@ func jsonTypes() throws {
     var objects = 0, remainder = 0
     var lines: [String] = []
     for (key, c) in captured.counts.sorted(by: { $0.key.type < $1.key.type }) {
-        if key.type == ObjectTypeName.remainder { remainder += c.objects; continue }
+        if key.type == ObjectTypeCounts.remainder { remainder += c.objects; continue }
         objects += c.objects
         lines.append("\(c.objects) \(key.type)")
     }

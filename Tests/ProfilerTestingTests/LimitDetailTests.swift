@@ -106,6 +106,22 @@ final class Recorded: @unchecked Sendable {
         #expect(message.contains("2 still live: ProfilerTestingTests.Widget"), "\(message)")
     }
 
+    /// A test's types are the rows a window's are (`ObjectTypeCounts`): each type's live bytes
+    /// are counted as its live objects are, an object freed before the meter closed leaving both.
+    @Test(.enabled(if: MeterCapture.typesAvailable, "the hooks do not know this Swift runtime"))
+    func aTestsTypesCountTheirLiveBytes() throws {
+        let (kept, measured, _) = try TaskMeter.measureOrReport(capturing: [.types], { () -> [Widget] in
+            let freed = (0..<2).map { _ in Widget() }
+            withExtendedLifetime(freed) {}
+            return (0..<3).map { _ in Widget() }
+        }, unmeasurable: { Issue.record("\($0)") })
+        defer { withExtendedLifetime(kept) {} }
+        let figures = try #require(measured)
+        let row = try #require(figures.objectTypes.first { $0.name == String(reflecting: Widget.self) }, "\(figures.objectTypes)")
+        #expect(row.objects == 5 && row.liveObjects == 3, "\(row)")
+        #expect(row.liveBytes > 0 && row.liveBytes * 5 == row.bytes * 3, "\(row)")
+    }
+
     /// A byte limit, not an object limit, and its failure still names the test's types: the
     /// top ones, then the blocks no object claims, adding up to the test's allocations and bytes.
     @Test func everyLimitsFailureNamesTheTypesOfTheTestsObjects() async throws {

@@ -146,8 +146,8 @@ import ProfilerTesting
     struct ObjectKey: Hashable { let widgets, retains: UInt64; let types: [String: UInt64] }
 
     static func objectKey(_ f: AllocationFigures) -> ObjectKey {
-        ObjectKey(widgets: f.objectTypes.first { $0.name == "ProfilerTestingTests.Widget" }?.objects ?? 0, retains: f.retains,
-                  types: Dictionary(f.objectTypes.map { ($0.name, $0.objects) }, uniquingKeysWith: +))
+        ObjectKey(widgets: UInt64(f.objectTypes.first { $0.name == "ProfilerTestingTests.Widget" }?.objects ?? 0), retains: f.retains,
+                  types: Dictionary(f.objectTypes.map { ($0.name, UInt64($0.objects)) }, uniquingKeysWith: +))
     }
 
     static func measureObjects(_ i: Int) async throws -> ObjectKey {

@@ -60,7 +60,7 @@ struct TypeAttributionTests {
                 // and the remainder is empty: the three classes are all there is.
                 let allocations = events.reduce(0) { $0 + $1.allocations }
                 let total = types.values.reduce(0) { $0 + $1.objects }
-                guard allocations == 3 * n, total == allocations, types[ObjectTypeName.remainder] == nil else {
+                guard allocations == 3 * n, total == allocations, types[ObjectTypeCounts.remainder] == nil else {
                     FileHandle.standardError.write(Data("allocations \(allocations), typed \(total): \(types)\n".utf8))
                     exit(1)
                 }
@@ -134,7 +134,7 @@ struct TypeAttributionTests {
                 }
                 let types = byName(TypeCapture.shared.stop())
                 free(kept.2)
-                let remainder = types[ObjectTypeName.remainder]
+                let remainder = types[ObjectTypeCounts.remainder]
                 guard types["Swift._ContiguousArrayStorage<Swift.Int>"]?.objects == 1,
                       types.keys.contains(where: { $0.hasPrefix("(closure context") }),
                       let remainder, remainder.objects >= 1, remainder.requestedBytes >= 24,

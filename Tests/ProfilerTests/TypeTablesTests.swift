@@ -9,7 +9,7 @@ import ProfilerOutputs
 struct TypeTablesTests {
     static func row(_ type: String, objects: Int, bytes: Int, live: Int = 0, kind: String = "create",
                     strategy: String = "eager", instances: Int = 10) -> TypeRow {
-        TypeRow(component: "Cell", strategy: strategy, kind: kind, type: type, isRemainder: type == ObjectTypeName.remainder,
+        TypeRow(component: "Cell", strategy: strategy, kind: kind, type: type, isRemainder: type == ObjectTypeCounts.remainder,
                 instances: instances,
                 counts: TypeCounts(objects: objects, requestedBytes: bytes, liveObjects: live, liveRequestedBytes: live * 16))
     }
@@ -17,7 +17,7 @@ struct TypeTablesTests {
     static let rows = [
         row("Small", objects: 30, bytes: 480),
         row("Big", objects: 10, bytes: 4000, live: 10),
-        row(ObjectTypeName.remainder, objects: 5, bytes: 200),
+        row(ObjectTypeCounts.remainder, objects: 5, bytes: 200),
         row("Middle", objects: 20, bytes: 1000, live: 3),
         row("Tie.B", objects: 1, bytes: 100),
         row("Tie.A", objects: 1, bytes: 100),

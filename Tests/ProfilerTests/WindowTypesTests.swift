@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ProfctlTestSupport
 import ProfilerHooks
+import ProfilerModel
 import ProfilerPrimitives
 
 /// Prints what went wrong to stderr (an exit test's child shows its stderr on failure) and fails it.

@@ -93,8 +93,10 @@ typedef struct profctl_meter_type {
     uintptr_t metadata;
     uint64_t objects;
     uint64_t requested_bytes;
-    /// Of those, still live now (0 counted for an object whose block the meter could not keep).
+    /// Of those, still live now, and their requested bytes (an object whose block the meter
+    /// could not keep counts as live for good: a limit on what is kept then fails, never passes).
     uint64_t live_objects;
+    uint64_t live_requested_bytes;
 } profctl_meter_type;
 
 /// Meters open at once, at most.

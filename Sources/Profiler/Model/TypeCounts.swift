@@ -41,9 +41,3 @@ package struct TypeCounts: Sendable, Equatable {
         releasedRequestedBytes -= other.releasedRequestedBytes
     }
 }
-
-/// The name stored for the blocks of an instance no Swift object claims (C and Foundation
-/// buffers, malloc called directly): the remainder that makes the types add up.
-package enum ObjectTypeName {
-    package static let remainder = "(not a Swift object)"
-}

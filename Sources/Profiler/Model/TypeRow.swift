@@ -5,7 +5,7 @@ package struct TypeRow: Sendable, Equatable {
     package let strategy: String
     package let kind: String
     package let type: String
-    /// The row of blocks no object claims (``ObjectTypeName/remainder``).
+    /// The row of blocks no object claims (``ObjectTypeCounts/remainder``).
     package let isRemainder: Bool
     /// Measured instances (events) the counts are summed over.
     package let instances: Int

@@ -35,7 +35,7 @@ package enum TypeTables {
                 return html + "<p class=\"meta\">Recorded with types; its measured instances allocated nothing.</p>\n"
             }
             html += "<p class=\"meta types-meta\">Per component, strategy and event kind, up to \(top) types, most requested bytes first "
-                + "(demangled, module-qualified), the other types in one row, and <i>\(SVGChart.escape(ObjectTypeName.remainder))</i>: "
+                + "(demangled, module-qualified), the other types in one row, and <i>\(SVGChart.escape(ObjectTypeCounts.remainder))</i>: "
                 + "the blocks no object claims. Each group adds up to its instances' allocations (its last row, where it has several). Per instance: to two decimals. Live: still allocated when "
                 + "the instance's measurement ended. Every type: <code>\(SVGChart.escape(everyType))</code>.</p>\n"
             html += "<table class=\"types\"><thead><tr>" + columns.enumerated().map { index, name in
@@ -58,7 +58,7 @@ package enum TypeTables {
             html += row(label, group.others, group, class: "other")
         }
         if let remainder = group.remainder {
-            html += row(SVGChart.escape(ObjectTypeName.remainder), remainder, group, class: "remainder")
+            html += row(SVGChart.escape(ObjectTypeCounts.remainder), remainder, group, class: "remainder")
         }
         // One row is its own total already.
         if group.top.count + (group.otherTypes > 0 ? 1 : 0) + (group.remainder == nil ? 0 : 1) > 1 {

@@ -3,40 +3,6 @@ import ProfilerHooks
 import ProfilerModel
 import ProfilerRecording
 
-/// One Swift type's share of a window (``AllocationWindow/measureTypes(_:)``): the objects
-/// `swift_allocObject` made with it on every thread the window counted, their requested
-/// bytes, and how many of them (and their bytes) were still live when the window closed.
-/// The row named ``remainder`` holds the window's blocks that no object claims (array and
-/// string buffers allocated by malloc directly, C buffers), so that the rows add up exactly
-/// to the window's allocations and requested bytes.
-public struct ObjectTypeCounts: Sendable, Equatable, CustomStringConvertible {
-    /// The type, module-qualified with its generic arguments (`Swift._ContiguousArrayStorage<Swift.Int>`),
-    /// named as `record --types` names it; heap objects that are no type of the program by
-    /// their kind (`(closure context or box)`).
-    public let name: String
-    public let objects: Int
-    public let bytes: Int
-    public let liveObjects: Int
-    public let liveBytes: Int
-
-    /// The name of the row of blocks no object claims.
-    public static let remainder = ObjectTypeName.remainder
-
-    public var isRemainder: Bool { name == Self.remainder }
-
-    public init(name: String, objects: Int, bytes: Int, liveObjects: Int, liveBytes: Int) {
-        self.name = name
-        self.objects = objects
-        self.bytes = bytes
-        self.liveObjects = liveObjects
-        self.liveBytes = liveBytes
-    }
-
-    public var description: String {
-        "\(objects) objects, \(bytes) B, \(liveObjects) still live (\(liveBytes) B): \(name)"
-    }
-}
-
 /// A window's figures and its Swift objects per type, most bytes first, the remainder last.
 public struct TypedMeasured<Value> {
     public let measured: Measured<Value>
@@ -137,29 +103,14 @@ private struct TypeWindow {
         let n = entries.withUnsafeMutableBufferPointer {
             profctl_types_window_collect(window.epoch, $0.baseAddress, UInt32($0.count), &live)
         }
-        // Two metadata may share a name (a private type's address normalised away): one row.
-        var byName: [String: (objects: Int, bytes: Int, liveObjects: Int, liveBytes: Int)] = [:]
-        for e in entries.prefix(max(0, Int(n))) {
-            let name = e.metadata == PROFCTL_TYPES_OTHER ? "(other types)" : TypeName.resolve(metadata: UInt(e.metadata))
-            var row = byName[name] ?? (0, 0, 0, 0)
-            row.objects += Int(e.objects)
-            row.bytes += Int(e.requested_bytes)
-            row.liveObjects += Int(e.live_objects)
-            row.liveBytes += Int(e.live_requested_bytes)
-            byName[name] = row
-        }
-        var types = byName.map {
-            ObjectTypeCounts(name: $0.key, objects: $0.value.objects, bytes: $0.value.bytes,
-                             liveObjects: $0.value.liveObjects, liveBytes: $0.value.liveBytes)
-        }.sorted { ($0.bytes, $0.objects, $1.name) > ($1.bytes, $1.objects, $0.name) }
+        var types = ObjectTypeCounts.named(entries.prefix(max(0, Int(n))).map {
+            (metadata: UInt($0.metadata), objects: Int($0.objects), bytes: Int($0.requested_bytes),
+             liveObjects: Int($0.live_objects), liveBytes: Int($0.live_requested_bytes))
+        }, other: UInt(PROFCTL_TYPES_OTHER))
         // The remainder: the window's own figures less the objects', so the rows add up to it.
-        let remainder = ObjectTypeCounts(
-            name: ObjectTypeCounts.remainder,
-            objects: allocations.allocations - types.reduce(0) { $0 + $1.objects },
-            bytes: allocations.requestedBytes - types.reduce(0) { $0 + $1.bytes },
-            liveObjects: Int(live.live_objects) - types.reduce(0) { $0 + $1.liveObjects },
-            liveBytes: Int(live.live_requested_bytes) - types.reduce(0) { $0 + $1.liveBytes })
-        if remainder.objects != 0 || remainder.bytes != 0 || remainder.liveObjects != 0 || remainder.liveBytes != 0 {
+        if let remainder = ObjectTypeCounts.remainder(
+            after: types, allocations: allocations.allocations, bytes: allocations.requestedBytes,
+            liveBlocks: Int(live.live_objects), liveBytes: Int(live.live_requested_bytes)) {
             types.append(remainder)
         }
         return (allocations, types)

@@ -73,7 +73,7 @@ package final class TypeCapture: @unchecked Sendable {
         if !wasCounting { ARCCounting.disable() }
         // Named once per metadata, after every region closed; two metadata may share a name
         // (a private type's address normalised away), and then share a row.
-        var names: [UInt: String] = [0: ObjectTypeName.remainder]
+        var names: [UInt: String] = [0: ObjectTypeCounts.remainder]
         var named: [NamedTypeKey: TypeCounts] = [:]
         for (key, c) in captured {
             let name = names[key.metadata] ?? TypeName.resolve(metadata: key.metadata)

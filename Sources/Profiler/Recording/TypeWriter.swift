@@ -40,7 +40,7 @@ package enum TypeWriter {
                                 .init(c.objects), .init(c.requestedBytes), .init(c.liveObjects), .init(c.liveRequestedBytes),
                                 .init(c.releasedObjects), .init(c.releasedRequestedBytes)])
             }
-            let types = Set(captured.counts.keys.map(\.type)).subtracting([ObjectTypeName.remainder]).count
+            let types = Set(captured.counts.keys.map(\.type)).subtracting([ObjectTypeCounts.remainder]).count
             // releases 1: this run's rows count what later events gave back (schema version 23).
             try db.run("INSERT INTO object_type_runs (run_key, types, dropped, releases) VALUES (?, ?, ?, 1)",
                        [.integer(runKey), .init(types), .init(captured.dropped)])
