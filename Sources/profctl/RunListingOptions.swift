@@ -25,15 +25,21 @@ enum RunListingOptions {
 
     /// `--diff A B`: both runs, held to check's rule for a run and its baseline (another
     /// environment or workload would show the workload's change as rows that grew or
-    /// shrank), with the filter's names checked against both and differing parameters noted.
-    static func comparedRuns(_ diff: [String], scenario: String?, filter: CaptureFilter, capture: RunCapture,
-                             mismatch: MismatchAllowance, in db: any SQLRowSource) throws -> (a: RunInfo, b: RunInfo) {
+    /// shrank), with the filter's names checked against both and differing parameters noted;
+    /// then each run's `rows`, and the table of what `compare` says changed, their count said
+    /// on stderr.
+    static func diffTable<Row, Change>(_ diff: [String], scenario: String?, filter: CaptureFilter, capture: RunCapture,
+                                       mismatch: MismatchAllowance, in db: any SQLRowSource,
+                                       rows: (_ runID: String) throws -> [Row], compare: ([Row], [Row]) -> [Change],
+                                       table: ([Change]) -> ResultTable) throws -> ResultTable {
         let a = try capture.run(diff[0], scenario: scenario, in: db), b = try capture.run(diff[1], scenario: scenario, in: db)
         try Checker.requireComparable(b, with: [a], allowEnvironmentMismatch: mismatch.allowEnvMismatch,
                                       allowParameterMismatch: mismatch.allowParameterMismatch)
         try capture.validate(filter, runIDs: [a.runID, b.runID], optionPrefix: "--", in: db)
         for note in BaselineResolver.parameterDifferences(b, [a]) { Console.message("profctl: note: parameters differ: " + note) }
-        return (a, b)
+        let changes = compare(try rows(a.runID), try rows(b.runID))
+        Console.message("\(capture.noun) from run \(a.runID) (A) to run \(b.runID) (B): \(changes.count) changed")
+        return table(changes)
     }
 
     /// The one run listed (`--run`, or the newest with the capture), with the filter's names checked against it.

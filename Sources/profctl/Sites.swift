@@ -66,12 +66,9 @@ struct Sites: ProfctlCommand, Exemplified {
         if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
         let filter = CaptureFilter(component: component, strategy: strategy, kind: kind)
         if diff.count == 2 {
-            let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: SiteQuery.capture,
-                                                            mismatch: mismatch, in: db)
-            let differences = SiteDiff.compare(try SiteQuery.rows(runID: a.runID, filter: filter, in: db),
-                                               try SiteQuery.rows(runID: b.runID, filter: filter, in: db))
-            Console.message("sites from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-            return try emit(format.format.render(SiteDiff.table(differences)))
+            return try emit(format.format.render(RunListingOptions.diffTable(
+                diff, scenario: scenario, filter: filter, capture: SiteQuery.capture, mismatch: mismatch, in: db,
+                rows: { try SiteQuery.rows(runID: $0, filter: filter, in: db) }, compare: SiteDiff.compare, table: SiteDiff.table)))
         }
         let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: SiteQuery.capture, in: db)
         let rows = try SiteQuery.rows(runID: run.runID, filter: filter, in: db)

@@ -67,12 +67,9 @@ struct Types: StoreCommand, Exemplified {
         if let scenario { try ScenarioNames.requireScenario(scenario, origin: "--scenario", in: db) }
         let filter = CaptureFilter(component: component, strategy: strategy, kind: kind, type: typeName)
         if diff.count == 2 {
-            let (a, b) = try RunListingOptions.comparedRuns(diff, scenario: scenario, filter: filter, capture: TypeQuery.capture,
-                                                            mismatch: mismatch, in: db)
-            let differences = TypeDiff.compare(try TypeQuery.rows(runID: a.runID, filter: filter, in: db),
-                                               try TypeQuery.rows(runID: b.runID, filter: filter, in: db))
-            Console.message("types from run \(a.runID) (A) to run \(b.runID) (B): \(differences.count) changed")
-            return try emit(format.format.render(TypeDiff.table(differences)))
+            return try emit(format.format.render(RunListingOptions.diffTable(
+                diff, scenario: scenario, filter: filter, capture: TypeQuery.capture, mismatch: mismatch, in: db,
+                rows: { try TypeQuery.rows(runID: $0, filter: filter, in: db) }, compare: TypeDiff.compare, table: TypeDiff.table)))
         }
         let run = try RunListingOptions.listedRun(runReference, scenario: scenario, filter: filter, capture: TypeQuery.capture, in: db)
         try emit(format.format.render(TypeQuery.table(try TypeQuery.rows(runID: run.runID, filter: filter, in: db))))

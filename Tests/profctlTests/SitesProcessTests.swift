@@ -276,7 +276,8 @@ struct SitesProcessTests {
         #expect(change("ProfilerCatalog.Label.newCache() -> ()") == "appeared")
         #expect(rows.first { $0["site"] as? String == grown }?["delta_bytes"] as? Int == 2000)
         let same = try ProfctlProcess.run(["sites", "--diff", String(a.prefix(8)), String(a.prefix(8))], in: folder.url)
-        #expect(same.status == 0 && same.stderr.contains("0 changed"))
+        #expect(same.status == 0 && same.stderr.contains("sites from run \(a) (A) to run \(a) (B): 0 changed"), "\(same.stderr)")
+        #expect(diff.stderr.contains("sites from run \(a) (A) to run \(b) (B): 3 changed"), "\(diff.stderr)")
     }
 
     @Test("check on a byte regression names the sites that grew, appeared and vanished")
