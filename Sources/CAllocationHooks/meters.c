@@ -219,13 +219,21 @@ static inline uint64_t current_meter(void) {
     return value ? *value : 0;
 }
 
+/* The block of this thread's last metered allocation, when it was left out as a runtime
+ * cache's (else 0): swift_allocObject's hook (meter_object) comes right after its malloc,
+ * on the same thread, and leaves the object out too, so that objects and types agree with
+ * the bytes. Reset at every allocation: a freed cache block's address may come back. */
+static TLS uintptr_t left_out;
+
 void meter_allocated(void *p, size_t requested, size_t usable) {
+    left_out = 0;
     uint64_t id = current_meter();
     meter *m = open_meter(id);
     if (!m) return;
     /* A runtime cache's block is nobody's test's: counted apart, not kept, so that neither
      * its figures nor its free ever reach the meter. */
     if (runtime_cache_allocation(__builtin_frame_address(0))) {
+        left_out = (uintptr_t)p;
         for (int depth = 0; m && depth < MAX_CHAIN; depth++) {
             atomic_fetch_add_explicit(&m->runtime_blocks, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&m->runtime_bytes, requested, memory_order_relaxed);
@@ -331,7 +339,7 @@ static bool chain_captures(meter *m, uint32_t what) {
  * credited the meter and kept the block): the block learns its type, and every meter of the
  * chain that captures types counts the object. Not BUSY: nothing here allocates or retains. */
 void meter_object(void *object, const void *metadata, size_t requested) {
-    if (!object || tls.excluded_depth) return;
+    if (!object || tls.excluded_depth || (uintptr_t)object == left_out) return;
     uint64_t id = current_meter();
     meter *m = open_meter(id);
     if (!m || !chain_captures(m, PROFCTL_METER_TYPES)) return;

@@ -224,10 +224,13 @@ static bool in_cache_function(uintptr_t r) {
     return low > 0 && r <= ranges[low - 1].end;
 }
 
-/* Frames walked: from the hooks' own (4 or 5) past the runtime's metadata instantiation,
- * which calls the type's own instantiation function in the user's module and back into the
- * runtime before its allocator mallocs (about 15 frames). */
-#define WALK_DEPTH 32
+/* Frames walked: from the hooks' own (4 or 5) past the runtime's metadata instantiation
+ * (about 15 frames), and past swift_once above a lazy global's whole initializer, which may
+ * be deep: a configuration decoded with JSONDecoder allocates 40 to 60 frames under it in a
+ * debug build, and 32 frames charged its blocks, kept for good, to whichever test touched it
+ * first. The walk stops at the stack's end, so a shallow stack costs no more; an initializer
+ * allocating deeper than this is counted, which fails a limit rather than passes one. */
+#define WALK_DEPTH PROFCTL_SITES_MAX_DEPTH
 
 bool runtime_cache_allocation(void *frame) {
     if (atomic_load_explicit(&resolved, memory_order_acquire) != 2 || !range_count) return false;

@@ -102,7 +102,10 @@ func limitMessage(_ what: String, violations: [String], figures: AllocationFigur
     var lines = ["\(what) exceeded its memory limit:"] + violations.map { "  " + $0 } + ["  measured: \(figures)"]
     lines += MeterSite.lines(sites, byLiveBytes: limits.keptOnly(figures))
     lines += MeterTypes.lines(figures)
-    lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks or threads it starts)")
+    // A dispatch queue's block runs in no task, as a detached task does: work handed to one is
+    // not the test's, which a test that dispatches would otherwise not guess.
+    lines.append("  (counted per task: the test's task and its structured child tasks; not detached tasks, "
+        + "dispatch queues or threads it hands work to)")
     // What the figures leave out, said in every failure with its size, so that nobody looks
     // for those blocks among the test's own (docs/testing.md, "Exactness").
     lines.append("  (not counted: \(figures.runtimeCacheBlocks) blocks, \(figures.runtimeCacheBytes) B the runtimes keep "

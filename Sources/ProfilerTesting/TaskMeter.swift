@@ -119,9 +119,9 @@ public enum TaskMeterError: Error, Equatable, CustomStringConvertible {
 ///
 ///     let (value, figures) = try TaskMeter.measure { [1, 2, 3].map { $0 * 2 } }
 ///
-/// Not counted: work on detached tasks and on threads the body starts (they inherit no
-/// task-local values). An unstructured `Task {}` inherits them: its allocations count
-/// while the meter is open.
+/// Not counted: work on detached tasks, on dispatch queues and on threads the body starts
+/// (they inherit no task-local values). An unstructured `Task {}` inherits them: its
+/// allocations count while the meter is open.
 public enum TaskMeter {
     @TaskLocal static var current: UInt64 = 0
 

@@ -4,7 +4,7 @@ import Glibc
 import CAllocationHooks
 import Dispatch
 import Testing
-import ProfilerTesting
+@testable import ProfilerTesting
 
 /// What the runtimes keep for the process is left out of a test's figures, counted apart
 /// (runtime_caches.c; docs/testing.md, "Exactness"): the first use of a type, a conformance or
@@ -15,6 +15,12 @@ import ProfilerTesting
     struct ShelfKey: Hashable { var aisle: Int }
     struct Shelf<Item> { var items: [Item] }
     enum Catalogue { static let entries: [String] = (0..<64).map { "entry \($0)" } }
+    /// A lazy global built far down its initializer's stack, as a decoded configuration is
+    /// (JSONDecoder's allocations are 40 to 60 frames under swift_once in a debug build).
+    enum Settings { static let table: [[Int]] = nested(48) }
+    static func nested(_ depth: Int) -> [[Int]] { depth == 0 ? [[1, 2, 3]] : nested(depth - 1) }
+    final class Bin: Sendable { let slots = [Int](repeating: 0, count: 4) }
+    enum Store { static let bins: [Bin] = (0..<8).map { _ in Bin() } }
 
     /// allocations, bytes, retained: the figures a limit reads.
     static func figures(_ f: AllocationFigures) -> [UInt64] { [f.allocations, f.bytes, f.retainedBytes, f.retainedBlocks] }
@@ -39,6 +45,27 @@ import ProfilerTesting
         #expect(count == 64)
         #expect(first.runtimeCacheBlocks >= 64, "the array and its 64 strings, made under swift_once: \(first)")
         #expect(first.allocations == 0 && first.retainedBytes == 0, "\(first)")
+    }
+
+    /// A lazy global is the runtime's however deep under swift_once its initializer allocates:
+    /// a walk of 32 frames missed swift_once under a decoded configuration, and charged its
+    /// blocks, kept for good, to whichever test touched it first (a `.noLeaks` test failed).
+    @Test func aLazyGlobalBuiltDeepInItsInitializerIsTheRuntimes() throws {
+        let (count, first) = try TaskMeter.measure { Settings.table.count }
+        #expect(count == 1)
+        #expect(first.runtimeCacheBlocks >= 2, "the table and its array, made under swift_once: \(first)")
+        #expect(first.allocations == 0 && first.retainedBytes == 0, "\(first)")
+    }
+
+    /// Objects a lazy global's initializer makes are the runtime's too: not in the objects and
+    /// types a limit counts (an object limit and a failure's types agree with the bytes).
+    @Test func aLazyGlobalsObjectsAreNotTheTests() throws {
+        let (count, f, _) = try TaskMeter.measureOrReport(capturing: [.types], { Store.bins.count },
+                                                      unmeasurable: { Issue.record("\($0)") })
+        #expect(count == 8)
+        let figures = try #require(f)
+        #expect(figures.runtimeCacheBlocks >= 16, "8 bins and their arrays, made under swift_once: \(figures)")
+        #expect(figures.objects == 0 && figures.objectTypes.isEmpty, "\(figures.objectTypes)")
     }
 
     /// The rule leaves the test's own blocks alone: an array, an object, a malloc, each counted.

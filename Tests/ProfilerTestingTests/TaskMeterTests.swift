@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Testing
 @testable import ProfilerTesting
 
@@ -55,6 +56,20 @@ import Testing
     @Test func detachedWorkIsNotCounted() async throws {
         let (_, f) = try await TaskMeter.measure {
             await Task.detached { free(Self.block(100_000)) }.value
+        }
+        #expect(f.bytes < 100_000, "\(f)")
+    }
+
+    /// A block on a dispatch queue runs in no task, so it carries no meter: what it allocates
+    /// is not the test's, as a detached task's is not (the failure message says so).
+    @Test func dispatchedWorkIsNotCounted() async throws {
+        let (_, f) = try await TaskMeter.measure {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    free(Self.block(100_000))
+                    done.resume()
+                }
+            }
         }
         #expect(f.bytes < 100_000, "\(f)")
     }
