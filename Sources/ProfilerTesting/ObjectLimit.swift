@@ -13,8 +13,11 @@ public struct ObjectLimit: Sendable, Equatable {
         self.count = count
     }
 
-    /// The objects of this class in `figures`.
-    func measured(in figures: AllocationFigures) -> UInt64 {
-        figures.objectsByClass[metadata] ?? 0
+    /// The objects of this class in `figures`; nil when they cannot be told: the meter had no
+    /// room left for the class (PROFCTL_METER_MAX_TYPES types), and summed its objects with
+    /// other types' in its overflow entry (metadata 0), so a count of 0 would pass unchecked.
+    func measured(in figures: AllocationFigures) -> UInt64? {
+        if let objects = figures.objectsByClass[metadata] { return objects }
+        return (figures.objectsByClass[0] ?? 0) > 0 ? nil : 0
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import ProfilerTesting
+import CAllocationHooks
 
 /// A sink the measured code stores into, so that the optimizer keeps every allocation.
 nonisolated(unsafe) private var sink: [AnyObject] = []
@@ -218,4 +219,38 @@ final class WidgetBox: @unchecked Sendable {
     private var widgets: [Widget]?
     init(_ widgets: [Widget]) { self.widgets = widgets }
     func drop() { lock.withLock { widgets = nil } }
+}
+
+/// A class per depth: `Layer<Layer<...<Widget>>>`, each its own metadata, so that a test
+/// can make objects of more classes than a meter names.
+final class Layer<Inner> {}
+
+func makeLayers<Inner>(_: Inner.Type, _ remaining: Int, into sink: inout [AnyObject]) {
+    sink.append(Layer<Inner>())
+    if remaining > 1 { makeLayers(Layer<Inner>.self, remaining - 1, into: &sink) }
+}
+
+@Suite struct ObjectLimitOverflowTests {
+    /// A meter names at most PROFCTL_METER_MAX_TYPES - 1 classes and sums the rest: a limited
+    /// class among those summed cannot be counted, and its limit must fail, not pass with 0.
+    @Test func aClassTheMeterHadNoRoomForFailsItsLimitSayingWhy() async throws {
+        let classes = Int(PROFCTL_METER_MAX_TYPES) + 8
+        let messages = try await LimitDetailTests.messages(MemoryLimits(objects: [ObjectLimit(Widget.self, count: 1_000)])) {
+            var made: [AnyObject] = []
+            makeLayers(Int.self, classes, into: &made)
+            made.append(Widget())
+            withExtendedLifetime(made) {}
+        }
+        let message = try #require(messages.first, "a limit on a class the meter summed passed")
+        #expect(message.contains("objects of ProfilerTestingTests.Widget: not counted apart, limit 1000 (the test made objects of more than 126 classes"), "\(message)")
+    }
+
+    @Test func aClassNamedBesideAnOverflowIsStillCounted() {
+        var figures = AllocationFigures()
+        let limit = ObjectLimit(Widget.self, count: 2)
+        figures.objectsByClass = [UInt(bitPattern: ObjectIdentifier(Widget.self)): 3, 0: 40]
+        #expect(MemoryLimits(objects: [limit]).violations(of: figures) == ["objects of ProfilerTestingTests.Widget: 3, limit 2 (1 over)"])
+        figures.objectsByClass = [:]
+        #expect(MemoryLimits(objects: [limit]).violations(of: figures).isEmpty, "no objects at all: 0, within the limit")
+    }
 }
