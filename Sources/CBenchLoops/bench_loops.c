@@ -2,6 +2,7 @@
 
 #include <allocation_hooks.h>
 #include <sqlite3.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -13,6 +14,7 @@ static uint64_t now_ns(void) {
 
 /* A volatile sink so the compiler cannot delete a malloc/free pair. */
 static void *volatile sink;
+static volatile size_t usable_sink;
 
 uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size) {
     uint64_t start = now_ns();
@@ -28,6 +30,27 @@ uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size) {
         }
     }
     return now_ns() - start;
+}
+
+uint64_t bench_malloc_usable_free_pairs(uint64_t pairs, size_t size) {
+    uint64_t start = now_ns();
+    for (uint64_t i = 0; i < pairs; i++) {
+        sink = malloc(size);
+        usable_sink = malloc_usable_size(sink);
+        free(sink);
+    }
+    return now_ns() - start;
+}
+
+/* Written after each recursive call below, so that the compiler cannot turn the recursion
+ * into a loop: every level stays a frame on the stack. */
+static volatile uint64_t depth_sink;
+
+uint64_t bench_malloc_free_pairs_at_depth(uint32_t depth, uint64_t pairs, size_t size) {
+    if (!depth) return bench_malloc_free_pairs(1, pairs, size);
+    uint64_t ns = bench_malloc_free_pairs_at_depth(depth - 1, pairs, size);
+    depth_sink = depth;
+    return ns;
 }
 
 /* The runtime's entry points, as compiled Swift code calls them (a direct call each). */

@@ -11,7 +11,8 @@ enum HookLoop {
     static let modes = ["bare", "forward", "count", "full", "count-region", "full-region", "full-window", "nested-repro",
                         "arc-unhooked", "arc-off", "arc-on", "arc-region", "arc-window",
                         "arc-witness-unhooked", "arc-witness", "types-flag", "types-flag-region", "types-outside", "types-region",
-                        "types-window-off", "types-window", "meter", "meter-sites", "meter-arc"]
+                        "types-window-off", "types-window", "meter", "meter-sites", "meter-arc",
+                        "objects", "meter-objects", "meter-deep", "usable", "meter-usable", "meter-open"]
 
     static func run(mode: String, pairs: UInt64, size: Int) throws {
         switch mode {
@@ -95,6 +96,40 @@ enum HookLoop {
             ARCCounting.disable()
         case "full-window":
             _ = try AllocationWindow.measure { bench_malloc_free_pairs(1, pairs, size) }
+        case "objects", "meter-objects":
+            // PAIRS Swift objects allocated and released (swift_allocObject -> swift_slowAlloc ->
+            // malloc, then free; SIZE ignored), the runtime's flag not set: outside any meter,
+            // and in one (capturing nothing, so that only the allocation path differs).
+            profctl_hooks_set_mode(Int32(PROFCTL_HOOKS_FULL))
+            if mode == "objects" {
+                allocateEscapingObjects(pairs)
+            } else {
+                try BenchMeter.run(capture: 0) { allocateEscapingObjects(pairs) }
+            }
+        case "meter-deep":
+            // The meter's malloc/free pairs 40 frames further down the stack, so that every
+            // allocation's walk for the runtimes' caches (runtime_caches.c) takes all its frames.
+            try BenchMeter.run(capture: 0) { _ = bench_malloc_free_pairs_at_depth(40, pairs, size) }
+        case "usable", "meter-usable":
+            // Pairs asking malloc_usable_size of each block, as Array and String growth does:
+            // outside any meter, and in one (which answers it from the meters' table).
+            profctl_hooks_set_mode(Int32(PROFCTL_HOOKS_FULL))
+            if mode == "usable" {
+                _ = bench_malloc_usable_free_pairs(pairs, size)
+            } else {
+                try BenchMeter.run(capture: 0) { _ = bench_malloc_usable_free_pairs(pairs, size) }
+            }
+        case "meter-open":
+            // PAIRS meters opened and closed in turn (SIZE ignored). The first open resolves the
+            // runtimes' cache functions (runtime_caches_resolve): its wall time is printed beside
+            // the median of the others, in nanoseconds.
+            var times: [UInt64] = []
+            times.reserveCapacity(Int(pairs))
+            for _ in 0..<pairs { times.append(try BenchMeter.timedOpen()) }
+            guard let first = times.first else { break }
+            let rest = times.dropFirst().sorted()
+            print("first open: \(first) ns (\(profctl_meter_runtime_cache_functions()) runtime cache functions resolved); "
+                  + "median of the other \(rest.count): \(rest.isEmpty ? 0 : rest[rest.count / 2]) ns")
         case "meter", "meter-sites", "meter-arc":
             // In a task meter (ProfilerTesting's traits, docs/testing.md "Cost"): malloc/free
             // pairs counted, with each allocation's stack captured too, or retain/release
@@ -137,6 +172,17 @@ func allocateObjects(_ count: UInt64) {
 @inline(never)
 func consumeObject(_ object: TypesLoopObject) { object.value &+= 1 }
 
+/// Where allocateEscapingObjects puts each object: a global, so that no build can keep it on
+/// the stack (release promotes allocateObjects' objects to the stack: no malloc at all).
+nonisolated(unsafe) var escapedObject: TypesLoopObject?
+
+/// Allocates `count` objects, each freed when the next replaces it: one malloc and one free each.
+@inline(never)
+func allocateEscapingObjects(_ count: UInt64) {
+    for _ in 0..<count { escapedObject = TypesLoopObject() }
+    escapedObject = nil
+}
+
 /// A task meter opened through the hooks' C API, as ProfilerTesting's TaskMeter opens one
 /// (the bench does not link ProfilerTesting): bound in a task-local value of its own.
 enum BenchMeter {
@@ -151,5 +197,20 @@ enum BenchMeter {
         $id.withValue(meter) { body() }
         var result = profctl_meter_result()
         profctl_meter_close(meter, &result)
+    }
+
+    /// Opens a meter and closes it at once: the open's wall time, in nanoseconds.
+    static func timedOpen() throws -> UInt64 {
+        guard profctl_meters_set_key(UnsafeRawPointer(Unmanaged.passUnretained($id).toOpaque())) == 0 else {
+            throw BenchError.usage("the concurrency runtime is not loaded: no task meters")
+        }
+        let start = ContinuousClock.now
+        let meter = profctl_meter_open_capturing(0, 0)
+        let elapsed = ContinuousClock.now - start
+        guard meter != 0 else { throw BenchError.usage("could not open a task meter (hooks inactive)") }
+        var result = profctl_meter_result()
+        profctl_meter_close(meter, &result)
+        let (seconds, attoseconds) = elapsed.components
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }

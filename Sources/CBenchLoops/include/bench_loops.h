@@ -9,6 +9,14 @@
 /// is what the program would do with the hooks compiled out.
 uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size);
 
+/// Hooked pairs that ask malloc_usable_size of each block between its malloc and its free,
+/// as Swift's Array and String do to take their capacity. Returns nanoseconds.
+uint64_t bench_malloc_usable_free_pairs(uint64_t pairs, size_t size);
+
+/// The same hooked pairs called `depth` frames further down the stack: what a stack walk
+/// of fixed depth (a task meter's, runtime_caches.c) costs when it never runs out of frames.
+uint64_t bench_malloc_free_pairs_at_depth(uint32_t depth, uint64_t pairs, size_t size);
+
 /// Runs `pairs` swift_retain/swift_release pairs on `object` (a Swift heap object, passed
 /// unretained), each a real call into the runtime, for counting instructions per pair under
 /// callgrind (scripts/hook-instructions' ARC table). Returns nanoseconds.
