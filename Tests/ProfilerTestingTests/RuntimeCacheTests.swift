@@ -88,6 +88,28 @@ import Testing
         #expect(Self.figures(f) == Self.figures(again), "first \(f), again \(again)")
     }
 
+    /// The walk remembers, per thread, the runtime's return addresses it found in none of the
+    /// cache functions (runtime_caches.c, `outside`), so that swift_allocObject's and
+    /// swift_slowAlloc's frames are searched once, not at every allocation: a lazy global's
+    /// first use right after a hundred objects made through those frames is still the
+    /// runtime's, every one of its blocks (swift_once is the only cache function on their
+    /// stacks, so one address remembered wrongly would count the rest).
+    @Test func aFirstUseAfterManyObjectsIsStillTheRuntimes() throws {
+        final class Token { var count = 1 }
+        enum Register { static let lines: [String] = (0..<32).map { "line \($0)" } }
+        func read() -> Int {
+            var tokens = 0
+            for _ in 0..<100 { tokens += Token().count }
+            return tokens + Register.lines.count
+        }
+        let (_, first) = try TaskMeter.measure { read() }
+        let (_, second) = try TaskMeter.measure { read() }
+        #expect(first.runtimeCacheBlocks >= 32, "the array and its 32 strings, made under swift_once: \(first)")
+        #expect(second.runtimeCacheBlocks == 0)
+        #expect(Self.figures(first) == Self.figures(second), "first \(first), second \(second)")
+        #expect(first.allocations >= 100, "the tokens are the test's: \(first)")
+    }
+
     /// dispatch takes an enqueue's continuation from its thread's cache, or from the heap when
     /// the cache is empty: which of the two depends on what ran on the thread before, so those
     /// blocks are left out, and the figures repeat however many came from the heap. A thread's
