@@ -245,7 +245,7 @@ static bool in_cache_function(uintptr_t r) {
  * every allocation, and the ranges never change once resolved, so an address found outside
  * them once is outside them for good: remembered, it skips the spans' test and the search.
  * Direct-mapped. */
-#define OUTSIDE_SLOTS 32
+#define OUTSIDE_SLOTS 64
 static TLS uintptr_t outside[OUTSIDE_SLOTS];
 
 bool runtime_cache_allocation(void *frame) {
@@ -254,7 +254,7 @@ bool runtime_cache_allocation(void *frame) {
     uint32_t n = sites_frames_here(frame, frames, WALK_DEPTH);
     for (uint32_t f = 0; f < n; f++) {
         uintptr_t r = frames[f];
-        uintptr_t *slot = &outside[(r ^ (r >> 5)) & (OUTSIDE_SLOTS - 1)];
+        uintptr_t *slot = &outside[(r * 0x9E3779B97F4A7C15ull) >> 58]; /* 64 slots: the top 6 bits of a Fibonacci hash */
         if (*slot == r) continue;
         if (in_cache_function(r)) return true;
         *slot = r;
