@@ -107,8 +107,8 @@ enum HookLoop {
                 try BenchMeter.run(capture: 0) { allocateEscapingObjects(pairs) }
             }
         case "meter-deep":
-            // The meter's malloc/free pairs 40 frames further down the stack, so that every
-            // allocation's walk for the runtimes' caches (runtime_caches.c) takes all its frames.
+            // The meter's malloc/free pairs 40 frames further down the stack: what a deep test's
+            // allocations cost the walk for the runtimes' caches (runtime_caches.c), frame by frame.
             try BenchMeter.run(capture: 0) { _ = bench_malloc_free_pairs_at_depth(40, pairs, size) }
         case "usable", "meter-usable":
             // Pairs asking malloc_usable_size of each block, as Array and String growth does:

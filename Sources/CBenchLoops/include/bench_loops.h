@@ -13,8 +13,8 @@ uint64_t bench_malloc_free_pairs(int hooked, uint64_t pairs, size_t size);
 /// as Swift's Array and String do to take their capacity. Returns nanoseconds.
 uint64_t bench_malloc_usable_free_pairs(uint64_t pairs, size_t size);
 
-/// The same hooked pairs called `depth` frames further down the stack: what a stack walk
-/// of fixed depth (a task meter's, runtime_caches.c) costs when it never runs out of frames.
+/// The same hooked pairs called `depth` frames further down the stack: what a task meter's
+/// stack walk (runtime_caches.c) costs a deep test.
 uint64_t bench_malloc_free_pairs_at_depth(uint32_t depth, uint64_t pairs, size_t size);
 
 /// Runs `pairs` swift_retain/swift_release pairs on `object` (a Swift heap object, passed
