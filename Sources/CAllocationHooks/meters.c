@@ -89,6 +89,14 @@ static uint64_t block_bytes; /* of the mapping */
 
 static inline uint64_t home(uintptr_t a) { return (uint64_t)(a >> 4) & block_mask; }
 
+/* The slot holding `a`, or the empty slot that ends its run (where it would go); under the
+ * lock, with a table (block_count, or room just made). */
+static inline uint64_t slot_of(uintptr_t a) {
+    uint64_t i = home(a);
+    while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+    return i;
+}
+
 /* Doubles the table (or makes the first one); under the lock. False when mmap fails. */
 static bool grow(void) {
     uint64_t capacity = blocks ? (block_mask + 1) * 2 : 4096;
@@ -108,6 +116,12 @@ static bool grow(void) {
     }
     if (old) munmap(old, old_bytes);
     return true;
+}
+
+/* Room for one more block at under half load, the table grown if need be; under the lock.
+ * False when it cannot grow. */
+static inline bool room_for_one(void) {
+    return (block_count + 1) * 2 <= (blocks ? block_mask + 1 : 0) || grow();
 }
 
 /* Removes slot i, moving later entries of its run back (no tombstones); under the lock. */
@@ -199,8 +213,7 @@ static TLS uintptr_t last_task;
 static void mark_task(uintptr_t task) {
     last_task = task;
     if (!block_count) return;
-    uint64_t i = home(task);
-    while (blocks[i].address && blocks[i].address != task) i = (i + 1) & block_mask;
+    uint64_t i = slot_of(task);
     if (!blocks[i].address || blocks[i].task) return;
     meter *owner = open_meter(blocks[i].meter_id);
     if (!owner) return;
@@ -247,12 +260,11 @@ void meter_allocated(void *p, size_t requested, size_t usable) {
     uint32_t stack = named ? sites_stack_here(__builtin_frame_address(0), PROFCTL_METER_SITE_DEPTH) : 0;
     uintptr_t task = swift_task_getCurrent ? (uintptr_t)swift_task_getCurrent() : 0;
     spin_lock(&table_lock);
-    bool kept = (block_count + 1) * 2 <= (blocks ? block_mask + 1 : 0) || grow();
+    bool kept = room_for_one();
     if (task && task != last_task) mark_task(task);
     if (kept) {
         uintptr_t a = (uintptr_t)p;
-        uint64_t i = home(a);
-        while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+        uint64_t i = slot_of(a);
         /* An entry already there is stale (its block was freed out of sight): replaced. */
         if (!blocks[i].address) block_count++;
         blocks[i] = (metered_block){ a, requested, usable, id, 0, stack, 0, 0 };
@@ -276,8 +288,7 @@ void meter_freed(void *p) {
     if (!a) return;
     spin_lock(&table_lock);
     if (!block_count) { spin_unlock(&table_lock); return; }
-    uint64_t i = home(a);
-    while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+    uint64_t i = slot_of(a);
     if (!blocks[i].address) { spin_unlock(&table_lock); return; }
     metered_block b = blocks[i];
     remove_at(i);
@@ -316,8 +327,7 @@ size_t meter_usable_size(void *p, size_t usable) {
     size_t answer = usable;
     spin_lock(&table_lock);
     if (block_count) {
-        uint64_t i = home(a);
-        while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+        uint64_t i = slot_of(a);
         if (blocks[i].address == a && blocks[i].usable == usable) {
             size_t split = split_usable(blocks[i].requested);
             if (split < usable) answer = split;
@@ -346,8 +356,7 @@ void meter_object(void *object, const void *metadata, size_t requested) {
     uintptr_t a = (uintptr_t)object;
     spin_lock(&table_lock);
     if (block_count) {
-        uint64_t i = home(a);
-        while (blocks[i].address && blocks[i].address != a) i = (i + 1) & block_mask;
+        uint64_t i = slot_of(a);
         if (blocks[i].address == a && blocks[i].meter_id == id) {
             blocks[i].metadata = (uintptr_t)metadata;
         }
@@ -399,10 +408,9 @@ int profctl_meter_watch_task(uint64_t id) {
     uintptr_t task = (uintptr_t)swift_task_getCurrent();
     if (!task) return -1;
     spin_lock(&table_lock);
-    bool kept = (block_count + 1) * 2 <= (blocks ? block_mask + 1 : 0) || grow();
+    bool kept = room_for_one();
     if (kept) {
-        uint64_t i = home(task);
-        while (blocks[i].address && blocks[i].address != task) i = (i + 1) & block_mask;
+        uint64_t i = slot_of(task);
         /* The object may be an enclosing meter's block (a measure inside a measure): it stays
          * that meter's, and also tells this one when it is freed. Otherwise an entry of no
          * meter (id 0 is never open), which credits nobody. */
